@@ -1,0 +1,1 @@
+// Lets a component library exist before it has sources of its own.

@@ -1,0 +1,180 @@
+"""The case API: registry files call `case(...)` at import time."""
+
+from __future__ import annotations
+
+import inspect
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+
+class RegistryError(Exception):
+    """A problem in a registry file; the message names the file and the problem."""
+
+
+@dataclass
+class Case:
+    name: str
+    group: str
+    target: Any
+    inputs: list[Any]
+    kwargs: dict[str, Any] = field(default_factory=dict)
+    note: str = ""
+    check: bool = True
+    atol: float = 2e-4
+    rtol: float = 1e-3
+    skip: str | None = None
+    tags: tuple[str, ...] = ()
+    method: str | None = None
+    where: str = ""
+
+    @property
+    def operator(self) -> str:
+        return self.name.split("[", 1)[0]
+
+    @property
+    def variant(self) -> str:
+        if "[" in self.name and self.name.endswith("]"):
+            return self.name.split("[", 1)[1][:-1]
+        return ""
+
+    @property
+    def package(self) -> str:
+        return self.group.split(".", 1)[0]
+
+    @property
+    def section(self) -> str:
+        parts = self.group.split(".", 1)
+        return parts[1] if len(parts) > 1 else ""
+
+    @property
+    def ref(self) -> str:
+        return public_name(self.target)
+
+    def callable(self) -> Callable[..., Any]:
+        """What a probe calls: the function, or the module (or its `method`) with kwargs bound."""
+        fn = getattr(self.target, self.method) if self.method else self.target
+        if not self.kwargs:
+            return fn
+        kwargs = self.kwargs
+
+        def bound(*args: Any) -> Any:
+            return fn(*args, **kwargs)
+
+        return bound
+
+    def inventory(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "operator": self.operator,
+            "variant": self.variant,
+            "group": self.group,
+            "package": self.package,
+            "section": self.section,
+            "note": self.note,
+            "ref": self.ref,
+            "where": self.where,
+            "tags": list(self.tags),
+            "skip": self.skip,
+            "check": self.check,
+            "atol": self.atol,
+            "rtol": self.rtol,
+        }
+
+
+@dataclass
+class Exclusion:
+    name: str
+    reason: str
+    where: str = ""
+
+
+def public_name(target: Any) -> str:
+    """Dotted public name of a function, class, or a module instance's class."""
+    obj = target
+    if not (inspect.isfunction(obj) or inspect.isclass(obj) or inspect.isbuiltin(obj)):
+        obj = type(target)
+    module = getattr(obj, "__module__", "") or ""
+    qual = getattr(obj, "__qualname__", getattr(obj, "__name__", repr(obj)))
+    return f"{module}.{qual}" if module else qual
+
+
+# The cases and exclusions collected while registries import. The loader swaps
+# these per load so that tests can load several registries in one process.
+_collected: list[Case] = []
+_excluded: list[Exclusion] = []
+_library: dict[str, str] = {}
+
+
+def _caller_where() -> str:
+    frame = inspect.stack()[2]
+    path = frame.filename
+    try:
+        path = os.path.relpath(path)
+    except ValueError:
+        pass
+    return f"{path}:{frame.lineno}"
+
+
+def case(
+    name: str,
+    group: str,
+    target: Any,
+    inputs: Sequence[Any],
+    kwargs: dict[str, Any] | None = None,
+    *,
+    note: str = "",
+    check: bool = True,
+    atol: float = 2e-4,
+    rtol: float = 1e-3,
+    skip: str | None = None,
+    tags: Sequence[str] = (),
+    method: str | None = None,
+) -> Case:
+    """Register one case. Modules are put in eval mode; inputs are the graph inputs."""
+    where = _caller_where()
+    if not isinstance(name, str) or not name:
+        raise RegistryError(f"{where}: case name must be a non-empty string")
+    if not isinstance(group, str) or not group or any(not p for p in group.split(".")):
+        raise RegistryError(f"{where}: case {name!r}: group must be dotted like 'geometry.epipolar'")
+    if "[" in name and not name.endswith("]"):
+        raise RegistryError(f"{where}: case {name!r}: variants are written op[variant]")
+    if hasattr(target, "eval") and callable(target.eval) and hasattr(target, "training"):
+        target.eval()
+    if method is not None and not callable(getattr(target, method, None)):
+        raise RegistryError(f"{where}: case {name!r}: target has no method {method!r}")
+    c = Case(
+        name=name,
+        group=group,
+        target=target,
+        inputs=list(inputs),
+        kwargs=dict(kwargs or {}),
+        note=note,
+        check=check,
+        atol=atol,
+        rtol=rtol,
+        skip=skip,
+        tags=tuple(tags),
+        method=method,
+        where=where,
+    )
+    _collected.append(c)
+    return c
+
+
+def exclude(name: str, reason: str) -> Exclusion:
+    """Declare a public name that is not an operator (constant, enum, I/O helper...)."""
+    if not reason:
+        raise RegistryError(f"{_caller_where()}: exclude({name!r}) needs a reason")
+    e = Exclusion(name=name, reason=reason, where=_caller_where())
+    _excluded.append(e)
+    return e
+
+
+def library(name: str, *, source_url: str = "", docs_url: str = "") -> None:
+    """Name the library a registry probes and, optionally, URL templates for the page.
+
+    `source_url` takes `{revision}`, `{path}` and `{line}`; `docs_url` takes `{ref}`.
+    """
+    _library.update({"name": name, "source_url": source_url, "docs_url": docs_url})

@@ -1,0 +1,142 @@
+"""Loads registries (.py files, folders of them, importable modules) into one list of cases."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import os
+import sys
+import traceback
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from capmap import cases as _cases
+from capmap.cases import Case, Exclusion, RegistryError
+
+DEFAULT_REGISTRY = "capmap.registries.kornia"
+
+
+@dataclass
+class Registry:
+    cases: list[Case] = field(default_factory=list)
+    excludes: list[Exclusion] = field(default_factory=list)
+    library: dict[str, str] = field(default_factory=dict)
+    modules: list[ModuleType] = field(default_factory=list)
+
+    def by_name(self) -> dict[str, Case]:
+        return {c.name: c for c in self.cases}
+
+
+def _import_error_line(origin: str, exc: BaseException) -> str:
+    if isinstance(exc, RegistryError):
+        return str(exc)
+    if isinstance(exc, SyntaxError):
+        return f"{exc.filename or origin}:{exc.lineno}: syntax error: {exc.msg}"
+    # Name the innermost frame inside the registry so the user knows which line failed.
+    where = origin
+    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
+        if frame.filename and os.path.abspath(frame.filename).startswith(
+            os.path.abspath(origin.split(":")[0]).rsplit(".py", 1)[0]
+        ):
+            where = f"{os.path.relpath(frame.filename)}:{frame.lineno}"
+            break
+    msg = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+    return f"{where}: cannot import registry: {type(exc).__name__}: {msg}".rstrip(": ")
+
+
+def _expand(spec: str) -> list[tuple[str, str]]:
+    """(kind, target) pairs: ("file", path) or ("module", dotted name)."""
+    p = Path(spec)
+    if p.is_dir():
+        files = sorted(f for f in p.rglob("*.py") if not f.name.startswith("_"))
+        if not files:
+            raise RegistryError(f"{spec}: no registry files (*.py) in this folder")
+        return [("file", str(f)) for f in files]
+    if spec.endswith(".py"):
+        if not p.is_file():
+            raise RegistryError(f"{spec}: no such registry file")
+        return [("file", spec)]
+    return [("module", spec)]
+
+
+def _load_file(path: str) -> ModuleType:
+    name = "capmap_registry_" + str(abs(hash(os.path.abspath(path))))
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise RegistryError(f"{path}: not a Python file")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    # Let a registry import helpers that sit next to it.
+    folder = str(Path(path).resolve().parent)
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _load_module(name: str) -> list[ModuleType]:
+    try:
+        module = importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name and name.startswith(exc.name):
+            raise RegistryError(f"{name}: no such registry (not a file, folder or importable module)")
+        raise
+    loaded = [module]
+    # A package registry may list its submodules in REGISTRY_MODULES.
+    for sub in getattr(module, "REGISTRY_MODULES", []):
+        loaded.append(importlib.import_module(f"{name}.{sub}"))
+    return loaded
+
+
+def load(specs: list[str]) -> Registry:
+    """Import every registry; raise RegistryError with one clear line on any problem."""
+    reg = Registry()
+    saved = (_cases._collected, _cases._excluded, dict(_cases._library))
+    _cases._collected, _cases._excluded = [], []
+    _cases._library.clear()
+    try:
+        for spec in specs or [DEFAULT_REGISTRY]:
+            for kind, target in _expand(spec):
+                before = len(_cases._collected)
+                try:
+                    modules = [_load_file(target)] if kind == "file" else _load_module(target)
+                except RegistryError:
+                    raise
+                except BaseException as exc:  # noqa: BLE001 - any import failure is the user's
+                    raise RegistryError(_import_error_line(target, exc)) from exc
+                for module in modules:
+                    listed = getattr(module, "CASES", None)
+                    if listed is not None:
+                        # A CASES list is the registry: keep exactly what it holds.
+                        del _cases._collected[before:]
+                        for c in listed:
+                            if not isinstance(c, Case):
+                                raise RegistryError(f"{target}: CASES holds {type(c).__name__}, not a case(...)")
+                            _cases._collected.append(c)
+                        before = len(_cases._collected)
+                reg.modules.extend(modules)
+        reg.cases = list(_cases._collected)
+        reg.excludes = list(_cases._excluded)
+        reg.library = dict(_cases._library)
+    finally:
+        _cases._collected, _cases._excluded = saved[0], saved[1]
+        _cases._library.clear()
+        _cases._library.update(saved[2])
+    _check_unique(reg.cases)
+    return reg
+
+
+def _check_unique(found: list[Case]) -> None:
+    seen: dict[str, Case] = {}
+    for c in found:
+        if c.name in seen:
+            raise RegistryError(
+                f"{c.where}: duplicate case name {c.name!r} (first defined at {seen[c.name].where})"
+            )
+        seen[c.name] = c
+
+
+def inventory(reg: Registry) -> list[dict[str, Any]]:
+    return [c.inventory() for c in reg.cases]

@@ -1,0 +1,14 @@
+#include "cli/commands.h"
+#include "common/user_error.h"
+
+namespace capmap {
+
+void add_list_command(CLI::App& app, int& exit_code) {
+  auto* cmd = app.add_subcommand("list", "(not built yet)");
+  cmd->callback([&exit_code] {
+    exit_code = 2;
+    throw UserError("list: not implemented yet");
+  });
+}
+
+}  // namespace capmap
