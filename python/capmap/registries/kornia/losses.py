@@ -1,0 +1,1 @@
+"""Kornia survey: losses."""
