@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import inspect
 import os
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -108,13 +109,20 @@ _library: dict[str, str] = {}
 
 
 def _caller_where() -> str:
-    frame = inspect.stack()[2]
-    path = frame.filename
+    # sys._getframe, not inspect.stack(): the latter reads source for every frame and made
+    # importing a registry of a thousand cases take minutes.
+    frame = sys._getframe(2)
+    # A registry helper (a function in the same file that calls case()) reports the line of
+    # the module-level statement that called it, which is the line a reader looks for.
+    outer = frame.f_back
+    while outer is not None and outer.f_code.co_filename == frame.f_code.co_filename:
+        frame, outer = outer, outer.f_back
+    path = frame.f_code.co_filename
     try:
         path = os.path.relpath(path)
     except ValueError:
         pass
-    return f"{path}:{frame.lineno}"
+    return f"{path}:{frame.f_lineno}"
 
 
 def case(

@@ -1,13 +1,94 @@
+// capmap causes: why paths fail, and which failures no rule explains yet.
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <memory>
+
 #include "cli/commands.h"
 #include "common/user_error.h"
+#include "diff/snapshot_file.h"
+#include "merge/cause_rules.h"
+#include "merge/cause_summary.h"
+#include "merge/merge.h"
+#include "merge/path_causes.h"
 
 namespace capmap {
+namespace {
+
+struct CausesArgs {
+  std::vector<std::string> stores;
+  std::string snapshot;
+  std::vector<std::string> rules;
+  std::string run_key;
+  bool unclassified = false;
+};
+
+std::string one_line(const std::string& text, std::size_t limit) {
+  std::string line = text.substr(0, text.find('\n'));
+  if (line.size() > limit) line = line.substr(0, limit - 3) + "...";
+  return line;
+}
+
+std::string format_summary(const CauseSummary& summary) {
+  std::string out = fmt::format("{} failing case × path pairs", summary.failures);
+  if (summary.failures) {
+    out += fmt::format(", {} unclassified ({:.1f}%)", summary.unclassified,
+                       100.0 * static_cast<double>(summary.unclassified) /
+                           static_cast<double>(summary.failures));
+  }
+  out += "\n";
+  std::string category;
+  for (const auto& c : summary.causes) {
+    if (c.category != category) {
+      category = c.category;
+      out += category + ":\n";
+    }
+    out += fmt::format("  {:6}  {}\n", c.count, c.cause);
+  }
+  return out;
+}
+
+std::string format_unclassified(const CauseSummary& summary) {
+  std::string out = fmt::format("{} groups of unclassified messages (failures and graph breaks)\n",
+                                summary.unclassified_groups.size());
+  for (const auto& g : summary.unclassified_groups) {
+    out += fmt::format("{:6}  {}\n        e.g. {} {}: {}\n", g.count, g.signature, g.example_case,
+                       g.example_path, one_line(g.example_message, 160));
+  }
+  return out;
+}
+
+}  // namespace
 
 void add_causes_command(CLI::App& app, int& exit_code) {
-  auto* cmd = app.add_subcommand("causes", "(not built yet)");
-  cmd->callback([&exit_code] {
-    exit_code = 2;
-    throw UserError("causes: not implemented yet");
+  auto args = std::make_shared<CausesArgs>();
+  auto* cmd = app.add_subcommand(
+      "causes", "Count failure causes of a store or snapshot; list messages no rule explains");
+  cmd->add_option("SNAPSHOT", args->snapshot, "Snapshot JSON (classified again with the rules)");
+  cmd->add_option("--store", args->stores, "Results store(s), read as merge would (incomplete is fine)");
+  cmd->add_option("--rules", args->rules, "Extra cause rules (TOML), tried before the shipped ones");
+  cmd->add_option("--run-key", args->run_key, "Run key to read from the stores (default: newest)");
+  cmd->add_flag("--unclassified", args->unclassified,
+                "List unexplained messages grouped by their normalised first line");
+  cmd->callback([args, &exit_code] {
+    nlohmann::json cases;
+    if (!args->snapshot.empty()) {
+      if (!args->stores.empty()) throw UserError("causes: give a snapshot or --store, not both");
+      nlohmann::json snapshot = load_snapshot(args->snapshot);
+      cases = std::move(snapshot["cases"]);
+      classify_paths(cases, CauseRules::load(args->rules));
+    } else {
+      MergeOptions options;
+      if (args->stores.empty()) args->stores.push_back("capmap-results/results.db");
+      for (const auto& s : args->stores) options.stores.emplace_back(s);
+      for (const auto& r : args->rules) options.rules.emplace_back(r);
+      options.run_key = args->run_key;
+      cases = std::move(build_snapshot(options).snapshot["cases"]);
+    }
+    CauseSummary summary = summarise_causes(cases);
+    std::string out = args->unclassified ? format_unclassified(summary) : format_summary(summary);
+    std::fputs(out.c_str(), stdout);
+    exit_code = 0;
   });
 }
 

@@ -1,13 +1,72 @@
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
 #include "cli/commands.h"
+#include "common/atomic_file.h"
 #include "common/user_error.h"
+#include "render/render.h"
 
 namespace capmap {
+namespace {
+
+struct RenderArgs {
+  std::string snapshot, html, rst, md, inventory, source_url, docs_url;
+};
+
+}  // namespace
 
 void add_render_command(CLI::App& app, int& exit_code) {
-  auto* cmd = app.add_subcommand("render", "(not built yet)");
-  cmd->callback([&exit_code] {
-    exit_code = 2;
-    throw UserError("render: not implemented yet");
+  auto* cmd = app.add_subcommand(
+      "render", "Render a snapshot as an HTML page, a Sphinx (RST) page or a Markdown summary");
+  auto args = std::make_shared<RenderArgs>();
+  cmd->add_option("snapshot", args->snapshot, "snapshot JSON written by capmap merge")->required();
+  cmd->add_option("--html", args->html, "write the self-contained HTML page here");
+  cmd->add_option("--rst", args->rst, "write a page for a Sphinx docs tree here");
+  cmd->add_option("--md", args->md, "write a Markdown summary here");
+  cmd->add_option("--inventory", args->inventory,
+                  "Sphinx objects.inv: documented operators become cross-references");
+  cmd->add_option("--source-url", args->source_url,
+                  "source link template with {revision}, {path}, {line}");
+  cmd->add_option("--docs-url", args->docs_url, "API docs link template with {ref}");
+  cmd->callback([args, &exit_code] {
+    RenderOptions options;
+    if (!args->html.empty()) options.html = args->html;
+    if (!args->rst.empty()) options.rst = args->rst;
+    if (!args->md.empty()) options.md = args->md;
+    if (!args->inventory.empty()) options.inventory = args->inventory;
+    options.source_url = args->source_url;
+    options.docs_url = args->docs_url;
+    std::filesystem::path snapshot_path = args->snapshot;
+    if (!options.html && !options.rst && !options.md) {
+      // With no output named, the page goes beside the snapshot.
+      options.html = snapshot_path.parent_path() / "page.html";
+    }
+    nlohmann::json snapshot;
+    std::string text = read_file(snapshot_path);
+    try {
+      snapshot = nlohmann::json::parse(text);
+    } catch (const nlohmann::json::parse_error& e) {
+      std::string why = e.what();
+      auto colon = why.find("]: ");
+      throw UserError(snapshot_path.string() + ": not valid JSON: " +
+                      (colon == std::string::npos ? why : why.substr(colon + 3)));
+    }
+    try {
+      render_snapshot(snapshot, options);
+    } catch (const UserError& e) {
+      std::string why = e.what();
+      // Inventory and output errors already name their file.
+      if (why.rfind("snapshot", 0) == 0) throw UserError(snapshot_path.string() + ": " + why);
+      throw;
+    }
+    for (const auto& out : {options.html, options.rst, options.md}) {
+      if (out) std::printf("%s\n", out->string().c_str());
+    }
+    exit_code = 0;
   });
 }
 

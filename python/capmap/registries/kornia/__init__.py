@@ -12,6 +12,8 @@ REGISTRY_MODULES = [
     "augmentation",
     "feature",
     "geometry",
+    "geometry_transform",
+    "geometry_camera",
     "filters",
     "color",
     "enhance",

@@ -1,1 +1,153 @@
-"""Kornia survey: losses."""
+"""Kornia survey: losses (segmentation, robust, image-quality, depth, mutual information)."""
+
+from __future__ import annotations
+
+import kornia.losses as kl
+import torch
+
+from capmap import case
+
+from ._inputs_b import H, W, binary_mask, image, labels, normal, probabilities, uniform, volume
+
+G = "losses"
+QUICK = ("quick",)
+
+C = 4
+logits = normal(2, C, 16, 20, seed=1)
+target = labels(2, 16, 20, classes=C, seed=2)
+binary_logits = normal(2, 1, 16, 20, seed=3)
+binary_target = binary_mask(2, 1, 16, 20, seed=4)
+img1, img2 = image(), image(seed=5)
+vol1, vol2 = volume(), volume(seed=6)
+
+# Classification and segmentation.
+case("focal_loss", G, kl.focal_loss, [logits, target], {"alpha": 0.25}, tags=QUICK)
+case("focal_loss[reduction=mean]", G, kl.focal_loss, [logits, target], {"alpha": 0.25, "reduction": "mean"})
+case(
+    "focal_loss[weight]",
+    G,
+    kl.focal_loss,
+    [logits, target],
+    {"alpha": 0.25, "weight": torch.tensor([1.0, 2.0, 0.5, 1.0])},
+)
+case("FocalLoss", G, kl.FocalLoss(alpha=0.25), [logits, target])
+case("binary_focal_loss_with_logits", G, kl.binary_focal_loss_with_logits, [binary_logits, binary_target])
+case(
+    "binary_focal_loss_with_logits[reduction=mean,pos_weight]",
+    G,
+    kl.binary_focal_loss_with_logits,
+    [binary_logits, binary_target],
+    {"reduction": "mean", "pos_weight": torch.tensor([2.0])},
+)
+case("BinaryFocalLossWithLogits", G, kl.BinaryFocalLossWithLogits(alpha=0.25), [binary_logits, binary_target])
+case("dice_loss", G, kl.dice_loss, [logits, target])
+case("dice_loss[average=macro]", G, kl.dice_loss, [logits, target], {"average": "macro"})
+case("DiceLoss", G, kl.DiceLoss(), [logits, target])
+case("tversky_loss", G, kl.tversky_loss, [logits, target], {"alpha": 0.5, "beta": 0.5})
+case("TverskyLoss", G, kl.TverskyLoss(0.5, 0.5), [logits, target])
+case("lovasz_hinge_loss", G, kl.lovasz_hinge_loss, [binary_logits, binary_target.squeeze(1).long()])
+case("LovaszHingeLoss", G, kl.LovaszHingeLoss(), [binary_logits, binary_target.squeeze(1).long()])
+case("lovasz_softmax_loss", G, kl.lovasz_softmax_loss, [logits, target])
+case("LovaszSoftmaxLoss", G, kl.LovaszSoftmaxLoss(), [logits, target])
+case("one_hot", G, kl.one_hot, [target, C, torch.device("cpu"), torch.float32])
+case("one_hot[eps]", G, kl.one_hot, [target, C, torch.device("cpu"), torch.float32], {"eps": 1e-6})
+case(
+    "HausdorffERLoss",
+    G,
+    kl.HausdorffERLoss(k=3),
+    [probabilities(1, 2, 16, 16, seed=7), labels(1, 1, 16, 16, classes=2, seed=8)],
+)
+case(
+    "HausdorffERLoss[multiclass]",
+    G,
+    kl.HausdorffERLoss(k=3),
+    [probabilities(1, 3, 16, 16, seed=9), labels(1, 1, 16, 16, classes=3, seed=10)],
+)
+case(
+    "HausdorffERLoss3D",
+    G,
+    kl.HausdorffERLoss3D(k=3),
+    [torch.softmax(normal(1, 2, 8, 8, 8, seed=11), dim=1), labels(1, 1, 8, 8, 8, classes=2, seed=12)],
+)
+case(
+    "kl_div_loss_2d",
+    G,
+    kl.kl_div_loss_2d,
+    [probabilities(1, 1, 8, 8, seed=13).view(1, 1, 8, 8), probabilities(1, 1, 8, 8, seed=14)],
+)
+heat_a = torch.softmax(normal(1, 2, 64, seed=15), dim=-1).view(1, 2, 8, 8)
+heat_b = torch.softmax(normal(1, 2, 64, seed=16), dim=-1).view(1, 2, 8, 8)
+case("kl_div_loss_2d[softmax_maps]", G, kl.kl_div_loss_2d, [heat_a, heat_b], {"reduction": "none"})
+case("js_div_loss_2d", G, kl.js_div_loss_2d, [heat_a, heat_b])
+case("js_div_loss_2d[reduction=none]", G, kl.js_div_loss_2d, [heat_a, heat_b], {"reduction": "none"})
+
+# Robust regression losses.
+for fn, module in (
+    (kl.cauchy_loss, kl.CauchyLoss),
+    (kl.charbonnier_loss, kl.CharbonnierLoss),
+    (kl.geman_mcclure_loss, kl.GemanMcclureLoss),
+    (kl.welsch_loss, kl.WelschLoss),
+):
+    case(fn.__name__, G, fn, [img1, img2])
+    case(f"{fn.__name__}[reduction=mean]", G, fn, [img1, img2], {"reduction": "mean"})
+    case(module.__name__, G, module(), [img1, img2])
+
+# Image quality.
+case("ssim_loss", G, kl.ssim_loss, [img1, img2], {"window_size": 5}, tags=QUICK)
+case("ssim_loss[padding=valid]", G, kl.ssim_loss, [img1, img2], {"window_size": 5, "padding": "valid"})
+case("ssim_loss[reduction=none]", G, kl.ssim_loss, [img1, img2], {"window_size": 5, "reduction": "none"})
+case("SSIMLoss", G, kl.SSIMLoss(5), [img1, img2])
+case("ssim3d_loss", G, kl.ssim3d_loss, [vol1, vol2], {"window_size": 3})
+case("SSIM3DLoss", G, kl.SSIM3DLoss(3), [vol1, vol2])
+case("MS_SSIMLoss", G, kl.MS_SSIMLoss(sigmas=(0.5, 1.0, 2.0)), [image(h=64, w=64), image(h=64, w=64, seed=5)])
+case("psnr_loss", G, kl.psnr_loss, [img1, img2], {"max_val": 1.0})
+case("PSNRLoss", G, kl.PSNRLoss(1.0), [img1, img2])
+case("total_variation", G, kl.total_variation, [img1])
+case("total_variation[reduction=mean]", G, kl.total_variation, [img1], {"reduction": "mean"})
+case("TotalVariation", G, kl.TotalVariation(), [img1])
+idepth = uniform(1, 1, H, W, low=0.1, high=1.0, seed=17)
+case("inverse_depth_smoothness_loss", G, kl.inverse_depth_smoothness_loss, [idepth, img1])
+case("InverseDepthSmoothnessLoss", G, kl.InverseDepthSmoothnessLoss(), [idepth, img1])
+
+# Mutual information between two images (registration losses).
+mi_a = image(c=1, h=16, w=16, seed=18)
+mi_b = (0.7 * mi_a + 0.3 * image(c=1, h=16, w=16, seed=19)).clamp(0, 1)
+mi_v1, mi_v2 = volume(h=8, w=8), volume(h=8, w=8, seed=20)
+mi_flat_a, mi_flat_b = mi_a.flatten(), mi_b.flatten()
+small = {"num_bins": 16}
+case("mutual_information_loss", G, kl.mutual_information_loss, [mi_flat_a, mi_flat_b], small)
+case("mutual_information_loss_2d", G, kl.mutual_information_loss_2d, [mi_a, mi_b], small)
+case("mutual_information_loss_3d", G, kl.mutual_information_loss_3d, [mi_v1, mi_v2], small)
+case(
+    "normalized_mutual_information_loss",
+    G,
+    kl.normalized_mutual_information_loss,
+    [mi_flat_a, mi_flat_b],
+    small,
+)
+case(
+    "normalized_mutual_information_loss_2d", G, kl.normalized_mutual_information_loss_2d, [mi_a, mi_b], small
+)
+case(
+    "normalized_mutual_information_loss_3d",
+    G,
+    kl.normalized_mutual_information_loss_3d,
+    [mi_v1, mi_v2],
+    small,
+)
+for kernel in kl.MIKernel:
+    if kernel is not kl.MIKernel.xu:
+        kernel_options = {"num_bins": 16, "kernel_function": kernel}
+        case(
+            f"mutual_information_loss_2d[kernel={kernel.name}]",
+            G,
+            kl.mutual_information_loss_2d,
+            [mi_a, mi_b],
+            kernel_options,
+        )
+case("MILossFromRef", G, kl.MILossFromRef(mi_flat_a, num_bins=16), [mi_flat_b])
+case("MILossFromRef2D", G, kl.MILossFromRef2D(mi_a, num_bins=16), [mi_b])
+case("MILossFromRef3D", G, kl.MILossFromRef3D(mi_v1, num_bins=16), [mi_v2])
+case("NMILossFromRef", G, kl.NMILossFromRef(mi_flat_a, num_bins=16), [mi_flat_b])
+case("NMILossFromRef2D", G, kl.NMILossFromRef2D(mi_a, num_bins=16), [mi_b])
+case("NMILossFromRef3D", G, kl.NMILossFromRef3D(mi_v1, num_bins=16), [mi_v2])

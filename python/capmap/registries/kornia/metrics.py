@@ -1,1 +1,101 @@
-"""Kornia survey: metrics."""
+"""Kornia survey: metrics (image quality, segmentation, flow, disparity, pose, detection)."""
+
+from __future__ import annotations
+
+import kornia.metrics as km
+import torch
+
+from capmap import case
+
+from ._inputs_b import boxes_xyxy, image, labels, normal, rotation_matrices, uniform, volume
+
+G = "metrics"
+QUICK = ("quick",)
+
+img1, img2 = image(), image(seed=1)
+vol1, vol2 = volume(), volume(seed=2)
+C = 4
+pred_labels = labels(2, 16, 20, classes=C, seed=3)
+true_labels = labels(2, 16, 20, classes=C, seed=4)
+
+case("psnr", G, km.psnr, [img1, img2], {"max_val": 1.0}, tags=QUICK)
+case("ssim", G, km.ssim, [img1, img2], {"window_size": 5})
+case("ssim[padding=valid]", G, km.ssim, [img1, img2], {"window_size": 5, "padding": "valid"})
+case("SSIM", G, km.SSIM(5), [img1, img2])
+case("ssim3d", G, km.ssim3d, [vol1, vol2], {"window_size": 3})
+case("SSIM3D", G, km.SSIM3D(3), [vol1, vol2])
+
+case("mean_iou", G, km.mean_iou, [pred_labels, true_labels], {"num_classes": C}, tags=QUICK)
+case("confusion_matrix", G, km.confusion_matrix, [pred_labels, true_labels], {"num_classes": C})
+case(
+    "confusion_matrix[normalized]",
+    G,
+    km.confusion_matrix,
+    [pred_labels, true_labels],
+    {"num_classes": C, "normalized": True},
+)
+case("accuracy", G, km.accuracy, [normal(8, 10, seed=5), labels(8, classes=10, seed=6)])
+case(
+    "accuracy[topk=(1,5)]",
+    G,
+    km.accuracy,
+    [normal(8, 10, seed=5), labels(8, classes=10, seed=6)],
+    {"topk": (1, 5)},
+)
+case("mean_iou_bbox", G, km.mean_iou_bbox, [boxes_xyxy(3, seed=7), boxes_xyxy(4, seed=8)])
+
+flow1, flow2 = normal(1, 2, 16, 20, seed=9), normal(1, 2, 16, 20, seed=10)
+flow1_last, flow2_last = flow1.permute(0, 2, 3, 1).contiguous(), flow2.permute(0, 2, 3, 1).contiguous()
+case("aepe", G, km.aepe, [flow1_last, flow2_last])
+case("aepe[reduction=sum]", G, km.aepe, [flow1_last, flow2_last], {"reduction": "sum"})
+case("AEPE", G, km.AEPE(), [flow1_last, flow2_last])
+
+disp_pred = uniform(1, 16, 20, low=1.0, high=40.0, seed=11)
+disp_true = uniform(1, 16, 20, low=1.0, high=40.0, seed=12)
+valid = uniform(1, 16, 20, seed=13) > 0.2
+for fn in (
+    km.mean_absolute_disparity_error,
+    km.root_mean_squared_disparity_error,
+    km.mean_bad_pixel_error,
+    km.kitti_d1_error,
+):
+    case(fn.__name__, G, fn, [disp_pred, disp_true])
+    case(f"{fn.__name__}[valid_mask]", G, fn, [disp_pred, disp_true], {"valid_mask": valid})
+
+rot_a, rot_b = rotation_matrices(4, seed=14), rotation_matrices(4, seed=15)
+vec_a, vec_b = normal(4, 3, seed=16), normal(4, 3, seed=17)
+case("angle_error_mat", G, km.angle_error_mat, [rot_a, rot_b])
+case("angle_error_vec", G, km.angle_error_vec, [vec_a, vec_b])
+case("translation_ate", G, km.translation_ate, [vec_a, vec_b])
+pose_a = torch.cat([rot_a, vec_a.unsqueeze(-1)], dim=-1)
+pose_b = torch.cat([rot_b, vec_b.unsqueeze(-1)], dim=-1)
+case("pose_errors", G, km.pose_errors, [pose_a, pose_b])
+case("pose_errors[fold_translation=False]", G, km.pose_errors, [pose_a, pose_b], {"fold_translation": False})
+case(
+    "auc_from_errors",
+    G,
+    km.auc_from_errors,
+    [uniform(32, high=12.0, seed=18)],
+    note="returns Python floats: no tensor output to compare",
+)
+case(
+    "mean_average_precision",
+    G,
+    km.mean_average_precision,
+    [
+        [boxes_xyxy(3, seed=19)],
+        [torch.tensor([1, 2, 1])],
+        [torch.tensor([0.9, 0.6, 0.4])],
+        [boxes_xyxy(2, seed=19)],
+        [torch.tensor([1, 2])],
+        3,
+    ],
+)
+case(
+    "AverageMeter",
+    G,
+    km.AverageMeter(),
+    [torch.tensor(2.5)],
+    method="update",
+    note="running mean kept on the Python object",
+)

@@ -1,0 +1,122 @@
+"""What a run was measured on: library revision, package versions, device and CPU.
+
+Everything here avoids importing the packages it describes (their metadata is enough), so the
+worker can describe itself without paying for imports or running anything that computes.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import importlib.util
+import os
+import platform
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+VERSIONED_PACKAGES = ("torch", "onnx", "onnxruntime", "onnxscript")
+
+
+def package_version(name: str) -> str | None:
+    try:
+        return importlib.metadata.version(name)
+    except importlib.metadata.PackageNotFoundError:
+        return None
+
+
+def versions() -> dict[str, str | None]:
+    found: dict[str, str | None] = {name: package_version(name) for name in VERSIONED_PACKAGES}
+    found["python"] = platform.python_version()
+    return found
+
+
+def _git(folder: Path, *args: str) -> str | None:
+    try:
+        done = subprocess.run(
+            ["git", "-C", str(folder), *args],
+            capture_output=True,
+            text=True,
+            timeout=20,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return done.stdout.strip() if done.returncode == 0 else None
+
+
+def git_revision(folder: Path) -> str | None:
+    """`git describe --always --dirty` when `folder` is tracked source of a git checkout.
+
+    A package installed into an ignored folder of some checkout (a virtual environment inside a
+    project) is not part of that checkout, so it gets no revision from it.
+    """
+    if not folder.is_dir() or _git(folder, "rev-parse", "--show-toplevel") is None:
+        return None
+    ignored = subprocess.run(
+        ["git", "-C", str(folder), "check-ignore", "-q", "."], capture_output=True, check=False
+    )
+    if ignored.returncode == 0:
+        return None
+    return _git(folder, "describe", "--always", "--dirty")
+
+
+def _source_folder(name: str, fallback: Path | None) -> Path | None:
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, ValueError):
+        spec = None
+    if spec is not None and spec.origin and spec.origin not in ("built-in", "frozen"):
+        return Path(spec.origin).resolve().parent
+    return fallback
+
+
+def library_info(declared: dict[str, str], registry_file: Path | None) -> dict[str, str]:
+    """name, version, revision, source_url, docs_url of the library a registry probes.
+
+    `declared` comes from the registry's `library(...)` call. A library that is not an
+    installed package (the bundled example) is versioned by the tree its registry lives in.
+    """
+    registry_folder = registry_file.parent if registry_file else None
+    name = declared.get("name") or (registry_file.stem if registry_file else "unknown")
+    module = sys.modules.get(name)
+    version = package_version(name) or str(getattr(module, "__version__", "") or "")
+    folder = _source_folder(name, registry_folder)
+    revision = (git_revision(folder) if folder is not None else None) or version or "unknown"
+    return {
+        "name": name,
+        "version": version or revision,
+        "revision": revision,
+        "source_url": declared.get("source_url", ""),
+        "docs_url": declared.get("docs_url", ""),
+    }
+
+
+def cpu_model() -> str:
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
+            for line in f:
+                key, _, value = line.partition(":")
+                if key.strip() in ("model name", "Model", "Hardware"):
+                    return value.strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:
+        return os.cpu_count() or 1
+
+
+def describe(declared_library: dict[str, str], registry_file: Path | None) -> dict[str, Any]:
+    """The environment part of the worker's hello message."""
+    return {
+        "library": library_info(declared_library, registry_file),
+        "versions": versions(),
+        "device": "cpu",
+        "cpu": cpu_model(),
+        "cores": cores(),
+    }

@@ -1,0 +1,88 @@
+"""Runs one task: the eager reference, then each requested capture path, one record per path."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from capmap.cases import Case
+from capmap.errors import library_root
+from capmap.probes import eager
+from capmap.probes.context import ProbeContext, guarded
+
+PATH_ORDER = ("eager", "export", "onnx", "compile")
+DEFAULT_SETTINGS: dict[str, Any] = {"opset": 18, "export_strict": False}
+
+
+def _capture_probe(path: str) -> Callable[[ProbeContext], dict[str, Any]]:
+    # Imported on demand: a task that only asks for eager never loads the ONNX stack.
+    if path == "export":
+        from capmap.probes import export
+
+        return export.probe
+    if path == "onnx":
+        from capmap.probes import onnx
+
+        return onnx.probe
+    if path == "compile":
+        from capmap.probes import compile
+
+        return compile.probe
+    raise ValueError(f"unknown path {path!r}")
+
+
+def warm_up(paths: list[str]) -> None:
+    """Loads the probes of `paths` in a worker before it forks, so no child pays for it again.
+
+    Importing a probe module does its per-process setup (the ONNX exporter's registry, the
+    compiler's modules); no tensor op runs and no thread starts.
+    """
+    for path in paths:
+        if path != "eager":
+            _capture_probe(path)
+
+
+_FAIL_STATUS = {"export": "fail", "onnx": "export-fail", "compile": "fail"}
+
+
+def run_task(case: Case, paths: list[str], settings: dict, emit: Callable[[dict], None]) -> None:
+    """Runs the eager reference, then the requested paths in the order eager, export, onnx,
+    compile (export first so onnx can reuse its ExportedProgram). Calls
+    emit({"type": "path", "path": p}) when a path starts and
+    emit({"type": "record", "path": p, "record": RECORD}) as soon as a path's record is known.
+    Never raises for a case's failure: every failure becomes a record."""
+    unknown = [p for p in paths if p not in PATH_ORDER]
+    if unknown:
+        raise ValueError(f"unknown paths {unknown}; known: {', '.join(PATH_ORDER)}")
+    ctx = ProbeContext(case=case, settings={**DEFAULT_SETTINGS, **settings}, root=library_root(case.target))
+    wanted = [p for p in PATH_ORDER if p in paths]
+
+    if case.skip is not None:
+        for p in wanted:
+            emit(
+                {
+                    "type": "record",
+                    "path": p,
+                    "record": {"status": "skipped", "seconds": 0.0, "message": case.skip},
+                }
+            )
+        return
+
+    # The reference always runs; a crash here is blamed on eager.
+    emit({"type": "path", "path": "eager"})
+    reference = guarded(ctx, eager.probe, "fail")
+    if "eager" in wanted:
+        emit({"type": "record", "path": "eager", "record": reference})
+
+    for p in wanted:
+        if p == "eager":
+            continue
+        emit({"type": "path", "path": p})
+        if reference["status"] == "fail":
+            record = {"status": "eager-fail", "seconds": 0.0}
+            record.update({k: reference[k] for k in ("error_type", "message", "frames") if k in reference})
+        elif reference["status"] == "no-tensor-output":
+            record = {"status": "no-tensor-output", "seconds": 0.0, "message": reference.get("message", "")}
+        else:
+            record = guarded(ctx, _capture_probe(p), _FAIL_STATUS[p])
+        emit({"type": "record", "path": p, "record": record})

@@ -1,0 +1,125 @@
+"""What the probes of one task share: the case, the eager reference, captured output, timing."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import stat
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import torch
+
+from capmap.cases import Case
+from capmap.compare import clone_inputs
+from capmap.errors import LibraryRoot, describe
+
+LOG_TAIL_BYTES = 4096
+
+
+@dataclass
+class ProbeContext:
+    case: Case
+    settings: dict[str, Any]
+    root: LibraryRoot | None
+    # Flattened eager outputs: what every capture path is compared with.
+    reference: list[torch.Tensor] = field(default_factory=list)
+    # Set by the export path so the ONNX path converts the same program instead of tracing again.
+    exported_program: Any = None
+
+    def fresh_inputs(self) -> tuple[Any, ...]:
+        return tuple(clone_inputs(self.case.inputs))
+
+    def error_fields(self, exc: BaseException) -> dict[str, Any]:
+        return describe(exc, self.root).fields()
+
+    def compare_kwargs(self) -> dict[str, Any]:
+        return {"check": self.case.check, "atol": self.case.atol, "rtol": self.case.rtol}
+
+
+class CaseModule(torch.nn.Module):
+    """Wraps a case's callable as a module, registering the target so its parameters are traced."""
+
+    def __init__(self, case: Case) -> None:
+        super().__init__()
+        if isinstance(case.target, torch.nn.Module):
+            self.target = case.target
+        self._call = case.callable()
+
+    def forward(self, *args: Any) -> Any:
+        return self._call(*args)
+
+
+class Stopwatch:
+    def __init__(self) -> None:
+        self.start = time.perf_counter()
+
+    def seconds(self) -> float:
+        return round(time.perf_counter() - self.start, 6)
+
+
+@contextlib.contextmanager
+def captured_output(sink: dict[str, Any]) -> Iterator[None]:
+    """Keeps a probe's chatter (exporter progress, dynamo warnings, prints) off the terminal.
+
+    In a worker child, fd 1 is already the task's private log file: both fds write there and the
+    text this probe added becomes sink["log_tail"], so the task log keeps everything in order.
+    Anywhere else (a terminal, a pipe) the output goes to a temporary file that is then dropped.
+    """
+    sys.stdout.flush()
+    sys.stderr.flush()
+    saved_err = os.dup(2)
+    log_path = "/proc/self/fd/1"
+    into_log = stat.S_ISREG(os.fstat(1).st_mode)
+    saved_out = None
+    temp = None
+    if into_log:
+        start = os.fstat(1).st_size
+        os.dup2(1, 2)
+    else:
+        saved_out = os.dup(1)
+        temp = tempfile.TemporaryFile()
+        start = 0
+        os.dup2(temp.fileno(), 1)
+        os.dup2(temp.fileno(), 2)
+    try:
+        yield
+    finally:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        try:
+            end = os.fstat(1).st_size
+            if end > start:
+                first = max(start, end - LOG_TAIL_BYTES)
+                with open(log_path, "rb") as log:
+                    log.seek(first)
+                    sink["log_tail"] = log.read(end - first).decode("utf-8", "replace")
+        finally:
+            os.dup2(saved_err, 2)
+            os.close(saved_err)
+            if saved_out is not None:
+                os.dup2(saved_out, 1)
+                os.close(saved_out)
+            if temp is not None:
+                temp.close()
+
+
+def guarded(
+    ctx: ProbeContext, probe: Callable[[ProbeContext], dict[str, Any]], fail_status: str
+) -> dict[str, Any]:
+    """Runs a probe with its output captured; an exception the probe did not expect becomes a record."""
+    watch = Stopwatch()
+    extra: dict[str, Any] = {}
+    try:
+        with captured_output(extra):
+            record = probe(ctx)
+    except Exception as exc:  # noqa: BLE001 - every failure of a case must end in a record
+        record = {"status": fail_status, **ctx.error_fields(exc)}
+    record.setdefault("seconds", watch.seconds())
+    if "log_tail" in extra:
+        record["log_tail"] = extra["log_tail"]
+    return record

@@ -1,0 +1,35 @@
+"""torch.export.export: one trace, then the exported program runs and is compared with eager."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import torch
+
+from capmap.compare import compare, flatten
+from capmap.probes.context import CaseModule, ProbeContext, Stopwatch
+
+
+def probe(ctx: ProbeContext) -> dict[str, Any]:
+    strict = bool(ctx.settings.get("export_strict", False))
+    record: dict[str, Any] = {"strict": strict}
+    module = CaseModule(ctx.case).eval()
+    watch = Stopwatch()
+    try:
+        program = torch.export.export(module, ctx.fresh_inputs(), strict=strict)
+    except Exception as exc:  # noqa: BLE001 - the failure is what this path reports
+        return {"status": "fail", **record, "export_seconds": watch.seconds(), **ctx.error_fields(exc)}
+    record["export_seconds"] = watch.seconds()
+    record["graph_nodes"] = len(program.graph.nodes)
+    ctx.exported_program = program
+
+    try:
+        with torch.no_grad():
+            out = program.module()(*ctx.fresh_inputs())
+    except Exception as exc:  # noqa: BLE001
+        return {"status": "fail", **record, "stage": "run", **ctx.error_fields(exc)}
+    result = compare(ctx.reference, flatten(out), **ctx.compare_kwargs())
+    record.update(result.fields())
+    if not result.agrees:
+        return {"status": "mismatch", **record, "message": result.detail}
+    return {"status": "ok" if ctx.case.check else "ok-unverified", **record}

@@ -1,0 +1,159 @@
+"""torch.onnx.export(dynamo=True), then the ONNX checker, then ONNX Runtime, then a comparison."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import onnx
+import torch
+
+from capmap.compare import compare, flatten
+from capmap.probes.context import CaseModule, ProbeContext, Stopwatch, captured_output
+
+# The exporter names its capture strategies after classes; the page shows the short form.
+_STRATEGIES = {
+    "TorchExportNonStrictStrategy": "non-strict",
+    "TorchExportStrictStrategy": "strict",
+    "TorchExportDraftExportStrategy": "draft-export",
+}
+
+
+def reuse_torchlib_registry() -> None:
+    """Builds the exporter's aten→ONNX registry once per opset instead of once per export call.
+
+    torch.onnx.export rebuilds it from onnxscript's sources on every call (seconds each time);
+    its content depends only on the opset. Each call still gets its own copy, because a
+    custom translation table is registered into it. A worker calls this before forking, so
+    every child starts with the registry built.
+    """
+    from torch.onnx._internal.exporter import _registration
+
+    registry_class = _registration.ONNXRegistry
+    if getattr(registry_class.from_torchlib, "_capmap_cached", False):
+        return
+    build = registry_class.from_torchlib
+    built: dict[Any, Any] = {}
+
+    def from_torchlib(opset_version: Any = _registration._constants.TORCHLIB_OPSET) -> Any:
+        if opset_version not in built:
+            # Building it logs a warning per missing optional library (torchvision ...).
+            with captured_output({}):
+                built[opset_version] = build(opset_version=opset_version)
+        cached = built[opset_version]
+        fresh = registry_class()
+        fresh._opset_version = cached._opset_version
+        fresh.functions = {target: list(metas) for target, metas in cached.functions.items()}
+        return fresh
+
+    from_torchlib._capmap_cached = True  # type: ignore[attr-defined]
+    registry_class.from_torchlib = staticmethod(from_torchlib)  # type: ignore[method-assign]
+    from_torchlib()
+
+
+def probe(ctx: ProbeContext) -> dict[str, Any]:
+    # Imported here: onnxruntime starts a thread on import, and a worker forks after importing
+    # this module, which must stay single-threaded.
+    import onnxruntime
+
+    reuse_torchlib_registry()
+
+    opset = int(ctx.settings.get("opset", 18))
+    stages: dict[str, float] = {}
+    record: dict[str, Any] = {"opset": opset, "stages": stages}
+
+    # Reusing the export path's program keeps one trace per task; without it the exporter
+    # tries its own strategies, exactly as a user's call would.
+    shared = ctx.exported_program
+    model: Any = shared if shared is not None else CaseModule(ctx.case).eval()
+    watch = Stopwatch()
+    try:
+        program = torch.onnx.export(model, ctx.fresh_inputs(), dynamo=True, opset_version=opset)
+    except Exception as exc:  # noqa: BLE001 - the failure is what this path reports
+        stages["export"] = watch.seconds()
+        return {"status": "export-fail", **record, **ctx.error_fields(exc)}
+    stages["export"] = watch.seconds()
+    if shared is not None:
+        record["strategy"] = "strict" if ctx.settings.get("export_strict") else "non-strict"
+        record["shared_trace"] = True
+    else:
+        name = getattr(program, "_capture_strategy", None)
+        record["strategy"] = _STRATEGIES.get(name, name) if name else "unknown"
+        record["shared_trace"] = False
+
+    proto = program.model_proto
+    record["op_types"] = sorted(_op_types(proto))
+    record["size_kb"] = round(proto.ByteSize() / 1024, 1)
+
+    watch = Stopwatch()
+    try:
+        onnx.checker.check_model(proto, full_check=True)
+    except Exception as exc:  # noqa: BLE001
+        stages["checker"] = watch.seconds()
+        return {"status": "checker-fail", **record, **ctx.error_fields(exc)}
+    stages["checker"] = watch.seconds()
+
+    watch = Stopwatch()
+    try:
+        options = onnxruntime.SessionOptions()
+        options.intra_op_num_threads = int(ctx.settings.get("threads") or torch.get_num_threads())
+        options.inter_op_num_threads = 1
+        options.log_severity_level = 3
+        session = onnxruntime.InferenceSession(
+            proto.SerializeToString(), options, providers=["CPUExecutionProvider"]
+        )
+    except Exception as exc:  # noqa: BLE001
+        stages["ort_load"] = watch.seconds()
+        return {"status": "ort-load-fail", **record, **ctx.error_fields(exc)}
+    stages["ort_load"] = watch.seconds()
+
+    watch = Stopwatch()
+    try:
+        feeds = _feeds(session, ctx.fresh_inputs())
+        outputs = session.run(None, feeds)
+    except Exception as exc:  # noqa: BLE001
+        stages["ort_run"] = watch.seconds()
+        return {"status": "ort-run-fail", **record, **ctx.error_fields(exc)}
+    stages["ort_run"] = watch.seconds()
+
+    result = compare(ctx.reference, flatten(list(outputs)), **ctx.compare_kwargs())
+    record.update(result.fields())
+    if not result.agrees:
+        return {"status": "mismatch", **record, "message": result.detail}
+    return {"status": "ok" if ctx.case.check else "ok-unverified", **record}
+
+
+def _op_types(proto: Any) -> set[str]:
+    """Op types of the main graph, its subgraphs (If/Loop/Scan bodies) and local functions."""
+    found: set[str] = set()
+
+    def walk(nodes: Any) -> None:
+        for node in nodes:
+            found.add(node.op_type if node.domain in ("", "ai.onnx") else f"{node.domain}::{node.op_type}")
+            for attr in node.attribute:
+                if attr.HasField("g"):
+                    walk(attr.g.node)
+                for g in attr.graphs:
+                    walk(g.node)
+
+    walk(proto.graph.node)
+    local = {(f.domain, f.name) for f in proto.functions}
+    for f in proto.functions:
+        walk(f.node)
+    # Calls to local functions are not operators; their bodies were listed above.
+    return {t for t in found if tuple(t.split("::", 1)) not in local and ("", t) not in local}
+
+
+def _feeds(session: Any, inputs: tuple[Any, ...]) -> dict[str, np.ndarray]:
+    """Graph inputs are the tensors among the case's inputs, in pytree order; constants are baked in."""
+    tensors = flatten(list(inputs))
+    names = [i.name for i in session.get_inputs()]
+    if len(names) != len(tensors):
+        raise ValueError(
+            f"the ONNX graph takes {len(names)} inputs but the case passes {len(tensors)} tensors"
+        )
+    return {name: t.detach().cpu().contiguous().numpy() for name, t in zip(names, tensors, strict=True)}
+
+
+# A worker imports this module once before it forks its children: they all inherit the registry.
+reuse_torchlib_registry()

@@ -1,0 +1,299 @@
+"""Input factories shared by the Kornia registry files.
+
+Every factory seeds its own generator, so a case's inputs are the same on every import and
+in every worker. Sizes are small (images 1x3x32x40, volumes 1x1x8x16x16) so that each eager
+run stays well under 0.2 s, and values are valid for the operator: proper rotations, camera
+matrices with positive focal lengths, points inside the image, depths in front of the camera.
+"""
+
+from __future__ import annotations
+
+import math
+
+import torch
+
+SEED = 0
+H, W = 32, 40
+
+
+def gen(seed: int = SEED) -> torch.Generator:
+    return torch.Generator().manual_seed(seed)
+
+
+def rand(*shape: int, seed: int = SEED, low: float = 0.0, high: float = 1.0) -> torch.Tensor:
+    return low + (high - low) * torch.rand(*shape, generator=gen(seed))
+
+
+def randn(*shape: int, seed: int = SEED, scale: float = 1.0) -> torch.Tensor:
+    return scale * torch.randn(*shape, generator=gen(seed))
+
+
+# Images and volumes ---------------------------------------------------------------------------
+
+
+def image(b: int = 1, c: int = 3, h: int = H, w: int = W, seed: int = SEED) -> torch.Tensor:
+    """A float image in [0, 1]."""
+    return rand(b, c, h, w, seed=seed)
+
+
+def gray(b: int = 1, h: int = H, w: int = W, seed: int = SEED) -> torch.Tensor:
+    return image(b, 1, h, w, seed)
+
+
+def volume(b: int = 1, c: int = 1, d: int = 8, h: int = 16, w: int = 16, seed: int = SEED) -> torch.Tensor:
+    return rand(b, c, d, h, w, seed=seed)
+
+
+def video(b: int = 1, t: int = 3, c: int = 3, h: int = H, w: int = W, seed: int = SEED) -> torch.Tensor:
+    return rand(b, t, c, h, w, seed=seed)
+
+
+def mask(b: int = 1, c: int = 1, h: int = H, w: int = W, seed: int = SEED) -> torch.Tensor:
+    """A binary float mask."""
+    return (rand(b, c, h, w, seed=seed) > 0.5).float()
+
+
+def heatmap(b: int = 1, c: int = 1, h: int = H, w: int = W, seed: int = SEED) -> torch.Tensor:
+    """A smooth response map with a few distinct peaks (detector-like)."""
+    ys = torch.arange(h, dtype=torch.float32).view(h, 1)
+    xs = torch.arange(w, dtype=torch.float32).view(1, w)
+    centers = rand(b * c, 3, 2, seed=seed) * torch.tensor([h - 1.0, w - 1.0])
+    out = torch.zeros(b * c, h, w)
+    for i in range(3):
+        cy = centers[:, i, 0].view(-1, 1, 1)
+        cx = centers[:, i, 1].view(-1, 1, 1)
+        out = out + torch.exp(-((ys - cy) ** 2 + (xs - cx) ** 2) / 8.0) * (1.0 - 0.2 * i)
+    return out.view(b, c, h, w)
+
+
+def depth(b: int = 1, h: int = H, w: int = W, seed: int = SEED) -> torch.Tensor:
+    """A positive depth map (1..3 metres), shape B x 1 x H x W."""
+    return rand(b, 1, h, w, seed=seed, low=1.0, high=3.0)
+
+
+# Rotations and poses --------------------------------------------------------------------------
+
+
+def axis_angle(b: int = 1, seed: int = SEED, max_angle: float = 1.0) -> torch.Tensor:
+    """Axis-angle vectors with angles in (0.1, max_angle) rad: away from the singular zero."""
+    axis = torch.nn.functional.normalize(randn(b, 3, seed=seed), dim=-1)
+    angle = rand(b, 1, seed=seed + 1, low=0.1, high=max_angle)
+    return axis * angle
+
+
+def rotation(b: int = 1, seed: int = SEED) -> torch.Tensor:
+    """Proper rotation matrices B x 3 x 3 (Rodrigues of `axis_angle`)."""
+    aa = axis_angle(b, seed)
+    theta = aa.norm(dim=-1, keepdim=True)
+    k = aa / theta
+    kx, ky, kz = k.unbind(-1)
+    zero = torch.zeros_like(kx)
+    kmat = torch.stack([zero, -kz, ky, kz, zero, -kx, -ky, kx, zero], -1).view(b, 3, 3)
+    eye = torch.eye(3).expand(b, 3, 3)
+    s = torch.sin(theta).view(b, 1, 1)
+    c = torch.cos(theta).view(b, 1, 1)
+    return eye + s * kmat + (1 - c) * (kmat @ kmat)
+
+
+def quaternion(b: int = 1, seed: int = SEED) -> torch.Tensor:
+    """Unit quaternions (w, x, y, z) with w > 0."""
+    aa = axis_angle(b, seed)
+    theta = aa.norm(dim=-1, keepdim=True)
+    return torch.cat([torch.cos(theta / 2), torch.sin(theta / 2) * aa / theta], -1)
+
+
+def translation(b: int = 1, seed: int = SEED, scale: float = 0.3) -> torch.Tensor:
+    return randn(b, 3, 1, seed=seed, scale=scale)
+
+
+def pose(b: int = 1, seed: int = SEED) -> torch.Tensor:
+    """Rigid transforms B x 4 x 4."""
+    out = torch.eye(4).repeat(b, 1, 1)
+    out[:, :3, :3] = rotation(b, seed)
+    out[:, :3, 3:] = translation(b, seed + 2)
+    return out
+
+
+def angles(b: int = 1, seed: int = SEED) -> torch.Tensor:
+    """Angles in degrees, shape B."""
+    return rand(b, seed=seed, low=-45.0, high=45.0)
+
+
+# Cameras --------------------------------------------------------------------------------------
+
+
+def intrinsics(b: int = 1, h: int = H, w: int = W) -> torch.Tensor:
+    """Pinhole camera matrices B x 3 x 3: focal ~ image width, principal point at the centre."""
+    k = torch.zeros(b, 3, 3)
+    k[:, 0, 0] = 1.2 * w
+    k[:, 1, 1] = 1.2 * w
+    k[:, 0, 2] = (w - 1) / 2
+    k[:, 1, 2] = (h - 1) / 2
+    k[:, 2, 2] = 1.0
+    return k
+
+
+def intrinsics4(b: int = 1, h: int = H, w: int = W) -> torch.Tensor:
+    k = torch.eye(4).repeat(b, 1, 1)
+    k[:, :3, :3] = intrinsics(b, h, w)
+    return k
+
+
+def extrinsics4(b: int = 1, seed: int = SEED) -> torch.Tensor:
+    """World-to-camera B x 4 x 4 with a small rotation so that the scene stays in view."""
+    out = torch.eye(4).repeat(b, 1, 1)
+    out[:, :3, :3] = rotation_small(b, seed)
+    out[:, :3, 3:] = translation(b, seed + 2, scale=0.1)
+    return out
+
+
+def rotation_small(b: int = 1, seed: int = SEED) -> torch.Tensor:
+    aa = axis_angle(b, seed, max_angle=0.2)
+    theta = aa.norm(dim=-1, keepdim=True)
+    k = aa / theta
+    kx, ky, kz = k.unbind(-1)
+    zero = torch.zeros_like(kx)
+    kmat = torch.stack([zero, -kz, ky, kz, zero, -kx, -ky, kx, zero], -1).view(b, 3, 3)
+    eye = torch.eye(3).expand(b, 3, 3)
+    s = torch.sin(theta).view(b, 1, 1)
+    c = torch.cos(theta).view(b, 1, 1)
+    return eye + s * kmat + (1 - c) * (kmat @ kmat)
+
+
+def points2d(b: int = 1, n: int = 8, h: int = H, w: int = W, seed: int = SEED) -> torch.Tensor:
+    """Pixel coordinates (x, y) inside the image, B x N x 2."""
+    return rand(b, n, 2, seed=seed) * torch.tensor([w - 1.0, h - 1.0])
+
+
+def points3d(b: int = 1, n: int = 8, seed: int = SEED) -> torch.Tensor:
+    """Points in front of a camera (z in 2..4) and within its view, B x N x 3."""
+    xy = rand(b, n, 2, seed=seed, low=-0.3, high=0.3)
+    z = rand(b, n, 1, seed=seed + 1, low=2.0, high=4.0)
+    return torch.cat([xy * z, z], -1)
+
+
+def distortion(b: int = 1, n: int = 5) -> torch.Tensor:
+    """Mild lens distortion coefficients (k1, k2, p1, p2, k3, ...)."""
+    base = torch.tensor([-0.05, 0.01, 0.001, -0.001, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0])
+    return base[:n].repeat(b, 1)
+
+
+def two_views(b: int = 1, n: int = 16, seed: int = SEED) -> dict[str, torch.Tensor]:
+    """Two calibrated views of one scene: K, R/t of both cameras, matched pixel points, F and E."""
+    k = intrinsics(b)
+    x3 = points3d(b, n, seed)
+    r1, t1 = torch.eye(3).repeat(b, 1, 1), torch.zeros(b, 3, 1)
+    r2 = rotation_small(b, seed + 3)
+    t2 = torch.tensor([[-0.2], [0.03], [0.02]]).repeat(b, 1, 1)
+
+    def project(r: torch.Tensor, t: torch.Tensor) -> torch.Tensor:
+        cam = x3 @ r.transpose(-1, -2) + t.transpose(-1, -2)
+        pix = cam @ k.transpose(-1, -2)
+        return pix[..., :2] / pix[..., 2:]
+
+    tx = t2[:, :, 0]
+    zero = torch.zeros_like(tx[:, 0])
+    skew = torch.stack(
+        [zero, -tx[:, 2], tx[:, 1], tx[:, 2], zero, -tx[:, 0], -tx[:, 1], tx[:, 0], zero], -1
+    ).view(b, 3, 3)
+    e = skew @ r2
+    kinv = torch.linalg.inv(k)
+    f = kinv.transpose(-1, -2) @ e @ kinv
+    f = f / f[:, 2:3, 2:3]
+    p1 = k @ torch.cat([r1, t1], -1)
+    p2 = k @ torch.cat([r2, t2], -1)
+    return {
+        "K": k,
+        "R1": r1,
+        "t1": t1,
+        "R2": r2,
+        "t2": t2,
+        "X": x3,
+        "x1": project(r1, t1),
+        "x2": project(r2, t2),
+        "E": e,
+        "F": f,
+        "P1": p1,
+        "P2": p2,
+    }
+
+
+# Planar transforms ----------------------------------------------------------------------------
+
+
+def affine2x3(b: int = 1, seed: int = SEED) -> torch.Tensor:
+    """Mild affine transforms B x 2 x 3 (about identity, a few pixels of shift)."""
+    a = torch.eye(2, 3).repeat(b, 1, 1)
+    return a + randn(b, 2, 3, seed=seed, scale=0.05) * torch.tensor([[1.0, 1.0, 20.0], [1.0, 1.0, 20.0]])
+
+
+def homography(b: int = 1, seed: int = SEED) -> torch.Tensor:
+    """Mild homographies B x 3 x 3 with a weak perspective part."""
+    h = torch.eye(3).repeat(b, 1, 1)
+    h[:, :2, :] = affine2x3(b, seed)
+    h[:, 2, :2] = randn(b, 2, seed=seed + 1, scale=1e-3)
+    return h
+
+
+def affine3x4(b: int = 1, seed: int = SEED) -> torch.Tensor:
+    a = torch.eye(3, 4).repeat(b, 1, 1)
+    return a + randn(b, 3, 4, seed=seed, scale=0.03) * torch.tensor([1.0, 1.0, 1.0, 10.0])
+
+
+def homography3d(b: int = 1, seed: int = SEED) -> torch.Tensor:
+    h = torch.eye(4).repeat(b, 1, 1)
+    h[:, :3, :] = affine3x4(b, seed)
+    return h
+
+
+def quad(b: int = 1, h: int = H, w: int = W) -> torch.Tensor:
+    """The corners of the image, clockwise from top-left, B x 4 x 2."""
+    return torch.tensor([[0.0, 0.0], [w - 1.0, 0.0], [w - 1.0, h - 1.0], [0.0, h - 1.0]]).repeat(b, 1, 1)
+
+
+def quad_moved(b: int = 1, h: int = H, w: int = W, seed: int = SEED) -> torch.Tensor:
+    return quad(b, h, w) + randn(b, 4, 2, seed=seed, scale=2.0)
+
+
+def boxes_xyxy(b: int = 1, n: int = 3, h: int = H, w: int = W, seed: int = SEED) -> torch.Tensor:
+    """Boxes (x1, y1, x2, y2) inside the image, B x N x 4."""
+    tl = rand(b, n, 2, seed=seed) * torch.tensor([w / 2.0, h / 2.0])
+    size = rand(b, n, 2, seed=seed + 1, low=0.25, high=0.45) * torch.tensor([w * 1.0, h * 1.0])
+    return torch.cat([tl, tl + size], -1).floor()
+
+
+def boxes_xywh(b: int = 1, n: int = 3, h: int = H, w: int = W, seed: int = SEED) -> torch.Tensor:
+    """The boxes of `boxes_xyxy` as (x, y, width, height)."""
+    xyxy = boxes_xyxy(b, n, h, w, seed)
+    return torch.cat([xyxy[..., :2], xyxy[..., 2:] - xyxy[..., :2]], -1)
+
+
+def box_corners(b: int = 1, n: int = 3, h: int = H, w: int = W, seed: int = SEED) -> torch.Tensor:
+    """Boxes as 4 corners (clockwise from top-left), B x N x 4 x 2."""
+    xyxy = boxes_xyxy(b, n, h, w, seed)
+    x1, y1, x2, y2 = xyxy.unbind(-1)
+    return torch.stack(
+        [
+            torch.stack([x1, y1], -1),
+            torch.stack([x2, y1], -1),
+            torch.stack([x2, y2], -1),
+            torch.stack([x1, y2], -1),
+        ],
+        -2,
+    )
+
+
+def box_corners3d(b: int = 1, n: int = 2, d: int = 8, h: int = 16, w: int = 16) -> torch.Tensor:
+    """3D boxes as 8 corners, B x N x 8 x 3 (front face then back face, clockwise)."""
+    lo = torch.tensor([1.0, 2.0, 1.0])
+    hi = torch.tensor([w / 2.0, h / 2.0, d / 2.0])
+    corners = []
+    for z in (lo[2], hi[2]):
+        for x, y in ((lo[0], lo[1]), (hi[0], lo[1]), (hi[0], hi[1]), (lo[0], hi[1])):
+            corners.append(torch.stack([x, y, z]))
+    box = torch.stack(corners)
+    return torch.stack([box + i for i in range(n)]).unsqueeze(0).repeat(b, 1, 1, 1)
+
+
+def grid_angles(n: int = 1) -> torch.Tensor:
+    return torch.linspace(-math.pi / 3, math.pi / 3, n)

@@ -1,0 +1,13 @@
+#pragma once
+// Reads a snapshot written by `capmap merge`, checking the parts that diff and
+// causes rely on, so bad input fails with one line naming the file.
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+namespace capmap {
+
+// Throws UserError ("FILE: problem") when the file is unreadable, not JSON, or
+// not a snapshot of a supported schema version.
+nlohmann::json load_snapshot(const std::filesystem::path& file);
+
+}  // namespace capmap

@@ -1,0 +1,296 @@
+#include "merge/merge.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <set>
+
+#include "common/atomic_file.h"
+#include "common/user_error.h"
+#include "merge/cause_rules.h"
+#include "merge/kornia_survey.h"
+#include "merge/path_causes.h"
+#include "merge/snapshot_json.h"
+#include "merge/store_reader.h"
+
+namespace capmap {
+namespace {
+
+constexpr std::size_t kNamedExamples = 5;
+
+// eager first, then the capture paths in the order the page shows them.
+int path_rank(const std::string& path) {
+  static const std::vector<std::string> order{"eager", "onnx", "export", "compile"};
+  auto it = std::find(order.begin(), order.end(), path);
+  return it != order.end() ? static_cast<int>(it - order.begin()) : static_cast<int>(order.size());
+}
+
+void add_path(std::vector<std::string>& paths, const std::string& path) {
+  if (std::find(paths.begin(), paths.end(), path) != paths.end()) return;
+  paths.push_back(path);
+  std::stable_sort(paths.begin(), paths.end(), [](const std::string& a, const std::string& b) {
+    int ra = path_rank(a), rb = path_rank(b);
+    return ra != rb ? ra < rb : a < b;
+  });
+}
+
+std::string join_examples(const std::vector<std::string>& items, std::size_t total) {
+  std::string out;
+  for (std::size_t i = 0; i < items.size() && i < kNamedExamples; ++i) {
+    if (i) out += ", ";
+    out += items[i];
+  }
+  if (total > kNamedExamples) out += fmt::format(" and {} more", total - kNamedExamples);
+  return out;
+}
+
+// "torch 2.12.0 → 2.13.0, settings.opset 17 → 18": what separates two run keys.
+std::string run_difference(const nlohmann::json& a, const nlohmann::json& b) {
+  nlohmann::json flat_a = nlohmann::json::object(), flat_b = nlohmann::json::object();
+  for (const char* part : {"library", "versions", "settings"}) {
+    flat_a[part] = a.value(part, nlohmann::json::object());
+    flat_b[part] = b.value(part, nlohmann::json::object());
+  }
+  flat_a = flat_a.flatten();
+  flat_b = flat_b.flatten();
+  std::vector<std::string> changes;
+  std::set<std::string> keys;
+  for (const auto& [k, v] : flat_a.items()) keys.insert(k);
+  for (const auto& [k, v] : flat_b.items()) keys.insert(k);
+  for (const auto& key : keys) {
+    if (key.find("/library/version") == 0 || key.find("/library/source_url") == 0 ||
+        key.find("/library/docs_url") == 0) {
+      continue;  // not part of the run key
+    }
+    auto va = flat_a.value(key, nlohmann::json());
+    auto vb = flat_b.value(key, nlohmann::json());
+    if (va == vb) continue;
+    std::string name = key.substr(1);
+    std::replace(name.begin(), name.end(), '/', '.');
+    if (name.rfind("versions.", 0) == 0) name = name.substr(9);
+    changes.push_back(fmt::format("{} {} vs {}", name, va.is_string() ? va.get<std::string>() : va.dump(),
+                                  vb.is_string() ? vb.get<std::string>() : vb.dump()));
+  }
+  return changes.empty() ? "same versions" : join_examples(changes, changes.size());
+}
+
+struct ShardOwner {
+  std::string store;
+};
+
+}  // namespace
+
+MergedSnapshot build_snapshot(const MergeOptions& options) {
+  if (options.stores.empty()) throw UserError("merge: no store given (use --store PATH)");
+  std::vector<std::unique_ptr<StoreReader>> stores;
+  std::set<std::filesystem::path> seen;
+  for (const auto& file : options.stores) {
+    auto canonical = std::filesystem::weakly_canonical(file);
+    if (!seen.insert(canonical).second) {
+      throw UserError(fmt::format("{}: store given twice", file.string()));
+    }
+    stores.push_back(std::make_unique<StoreReader>(file));
+  }
+  CauseRules rules;
+  for (const auto& file : options.rules) rules.add_file(read_file(file), file.string());
+  rules.add_builtin();
+
+  // Which run key: the one asked for, else the newest run in any store.
+  std::vector<std::vector<StoredRun>> runs_per_store;
+  const StoredRun* chosen = nullptr;
+  for (const auto& store : stores) runs_per_store.push_back(store->runs());
+  for (const auto& runs : runs_per_store) {
+    for (const auto& run : runs) {
+      if (!options.run_key.empty()) {
+        if (run.run_key == options.run_key) chosen = &run;
+      } else if (!chosen || std::tie(run.created, run.run_key) >
+                                std::tie(chosen->created, chosen->run_key)) {
+        chosen = &run;
+      }
+    }
+  }
+  if (!chosen) {
+    if (!options.run_key.empty()) {
+      throw UserError(fmt::format("merge: no store holds run key {}", options.run_key));
+    }
+    throw UserError(fmt::format("{}: store holds no run yet", options.stores.front().string()));
+  }
+  const std::string key = chosen->run_key;
+  const nlohmann::json run_info = chosen->info;
+
+  MergedSnapshot merged;
+  std::vector<bool> usable(stores.size(), false);
+  for (std::size_t i = 0; i < stores.size(); ++i) {
+    const auto& runs = runs_per_store[i];
+    usable[i] = std::any_of(runs.begin(), runs.end(),
+                            [&](const StoredRun& r) { return r.run_key == key; });
+    if (usable[i]) continue;
+    const StoredRun* other = nullptr;
+    for (const auto& run : runs) {
+      if (!other || run.created > other->created) other = &run;
+    }
+    merged.problems.push_back(
+        other ? fmt::format("records come from different run keys: {} holds run {} ({}), not {}",
+                            stores[i]->file().string(), other->run_key,
+                            run_difference(other->info, run_info), key)
+              : fmt::format("{}: store holds no run", stores[i]->file().string()));
+  }
+
+  // Shards: one split, each shard once, none missing.
+  std::vector<std::string> paths;
+  std::map<std::pair<int, int>, std::string> shard_owner;
+  std::set<int> shard_counts;
+  for (std::size_t i = 0; i < stores.size(); ++i) {
+    if (!usable[i]) continue;
+    for (const auto& shard : stores[i]->shards(key)) {
+      for (const auto& path : shard.paths) add_path(paths, path);
+      shard_counts.insert(shard.shard_count);
+      auto [it, fresh] = shard_owner.emplace(std::make_pair(shard.shard_count, shard.shard),
+                                             stores[i]->file().string());
+      if (!fresh) {
+        merged.problems.push_back(fmt::format("shards overlap: shard {}/{} is in both {} and {}",
+                                              shard.shard, shard.shard_count, it->second,
+                                              stores[i]->file().string()));
+      }
+    }
+  }
+  if (shard_counts.size() > 1) {
+    std::vector<std::string> splits;
+    for (int n : shard_counts) splits.push_back(fmt::format("{}", n));
+    merged.problems.push_back(fmt::format(
+        "shards overlap: the stores split the run into different shard counts ({})",
+        join_examples(splits, splits.size())));
+  } else if (shard_counts.size() == 1) {
+    int count = *shard_counts.begin();
+    std::vector<std::string> gaps;
+    for (int s = 1; s <= count; ++s) {
+      if (!shard_owner.count({count, s})) gaps.push_back(fmt::format("{}/{}", s, count));
+    }
+    if (!gaps.empty()) {
+      merged.problems.push_back(fmt::format("shards leave a gap: {} of {} missing ({})",
+                                            gaps.size(), count, join_examples(gaps, gaps.size())));
+    }
+  }
+
+  // Inventory and excludes: every store holds the whole inventory.
+  std::map<std::string, nlohmann::json> cases;
+  std::map<std::string, nlohmann::json> excludes;
+  for (std::size_t i = 0; i < stores.size(); ++i) {
+    if (!usable[i]) continue;
+    for (auto& info : stores[i]->cases(key)) {
+      if (!info.is_object() || !info.contains("name") || !info["name"].is_string()) {
+        throw UserError(fmt::format("{}: a case of run {} has no name", stores[i]->file().string(), key));
+      }
+      std::string name = info["name"];
+      info.erase("paths");
+      cases.emplace(name, std::move(info));
+    }
+    for (auto& info : stores[i]->excludes(key)) {
+      if (info.is_object() && info.contains("name")) excludes.emplace(info["name"].dump(), std::move(info));
+    }
+  }
+
+  // Records.
+  std::map<std::string, std::map<std::string, nlohmann::json>> records;
+  std::map<std::pair<std::string, std::string>, std::string> recorded_in;
+  std::vector<std::string> overlaps;
+  std::size_t overlap_count = 0;
+  std::string newest_record;
+  for (std::size_t i = 0; i < stores.size(); ++i) {
+    if (!usable[i]) continue;
+    const std::string store_name = stores[i]->file().string();
+    stores[i]->for_each_record(key, [&](StoredRecord&& rec) {
+      if (!cases.count(rec.case_name)) return;  // case left the registry; nothing to show
+      auto [it, fresh] = recorded_in.emplace(std::make_pair(rec.case_name, rec.path), store_name);
+      if (!fresh) {
+        if (overlaps.size() < kNamedExamples) {
+          overlaps.push_back(fmt::format("{} {}", rec.case_name, rec.path));
+        }
+        ++overlap_count;
+        return;
+      }
+      if (shard_counts.empty()) add_path(paths, rec.path);
+      newest_record = std::max(newest_record, rec.created);
+      records[rec.case_name].emplace(rec.path, std::move(rec.record));
+    });
+  }
+  if (overlap_count) {
+    merged.problems.push_back(fmt::format("shards overlap: {} case × path records are in more than one store ({})",
+                                          overlap_count, join_examples(overlaps, overlap_count)));
+  }
+
+  // Every case × path needs a record; a skipped case is answered by its reason.
+  std::vector<std::string> missing;
+  std::size_t missing_count = 0;
+  nlohmann::json case_list = nlohmann::json::array();
+  for (auto& [name, info] : cases) {
+    nlohmann::json entry = info;
+    nlohmann::json& entry_paths = entry["paths"] = nlohmann::json::object();
+    auto& found = records[name];
+    for (const auto& path : paths) {
+      auto it = found.find(path);
+      if (it != found.end()) {
+        entry_paths[path] = std::move(it->second);
+      } else if (info.contains("skip") && info["skip"].is_string()) {
+        entry_paths[path] = {{"status", "skipped"}, {"message", info["skip"]}, {"seconds", 0}};
+      } else {
+        if (missing.size() < kNamedExamples) missing.push_back(fmt::format("{} {}", name, path));
+        ++missing_count;
+        entry_paths[path] = {{"status", "missing"},
+                             {"message", "no record: this case × path was not measured"}};
+      }
+    }
+    case_list.push_back(std::move(entry));
+  }
+  if (missing_count) {
+    merged.problems.push_back(fmt::format(
+        "{} of {} case × path records missing ({}); finish the run or merge with --force",
+        missing_count, cases.size() * paths.size(), join_examples(missing, missing_count)));
+  }
+  classify_paths(case_list, rules);
+
+  nlohmann::json excluded = nlohmann::json::array();
+  for (auto& [name, info] : excludes) excluded.push_back(std::move(info));
+  nlohmann::json header = {
+      {"tool", std::string("capmap ") + CAPMAP_VERSION},
+      {"library", run_info.value("library", nlohmann::json::object())},
+      {"versions", run_info.value("versions", nlohmann::json::object())},
+      {"settings", run_info.value("settings", nlohmann::json::object())},
+      {"run_key", key},
+      {"device", run_info.value("device", nlohmann::json())},
+      {"cpu", run_info.value("cpu", nlohmann::json())},
+      {"cores", run_info.value("cores", nlohmann::json())},
+      // Without SOURCE_DATE_EPOCH the newest record's time: re-merging the same
+      // records gives the same bytes.
+      {"generated_at", generation_time(newest_record.empty() ? chosen->created : newest_record)},
+      {"complete", merged.problems.empty()},
+      {"missing", missing_count},
+      {"paths", paths},
+      {"excludes", excluded},
+      {"coverage", nullptr},
+  };
+  merged.snapshot = {{"schema_version", 1}, {"header", header}, {"cases", std::move(case_list)}};
+  return merged;
+}
+
+nlohmann::json merge_stores(const MergeOptions& options) {
+  if (options.out.empty()) throw UserError("merge: no output file given (use --out PATH)");
+  MergedSnapshot merged = build_snapshot(options);
+  if (!merged.problems.empty() && !options.force) {
+    std::string line = "merge refused: " + merged.problems.front();
+    if (merged.problems.size() > 1) {
+      line += fmt::format(" (and {} more problem{})", merged.problems.size() - 1,
+                          merged.problems.size() > 2 ? "s" : "");
+    }
+    throw UserError(line);
+  }
+  if (options.kornia_json) {
+    write_file_atomically(*options.kornia_json, snapshot_text(kornia_survey(merged.snapshot)));
+  }
+  write_file_atomically(options.out, snapshot_text(merged.snapshot));
+  return std::move(merged.snapshot);
+}
+
+}  // namespace capmap

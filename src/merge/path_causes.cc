@@ -1,0 +1,74 @@
+#include "merge/path_causes.h"
+
+#include <string>
+
+#include "merge/page_status.h"
+
+namespace capmap {
+namespace {
+
+std::string text_field(const nlohmann::json& object, const char* key) {
+  auto it = object.find(key);
+  return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+void classify_breaks(nlohmann::json& record, const std::string& path, const std::string& status,
+                     const CauseRules& rules) {
+  auto breaks = record.find("break_reasons");
+  if (breaks == record.end() || !breaks->is_array()) return;
+  for (auto& reason : *breaks) {
+    if (!reason.is_object()) continue;
+    std::string text = text_field(reason, "reason");
+    std::string gb_id = text_field(reason, "gb_id");
+    Cause cause = rules.classify({path, status, "", gb_id, text});
+    reason["cause"] = cause.text;
+    reason["category"] = cause.category;
+  }
+}
+
+}  // namespace
+
+void classify_paths(nlohmann::json& cases, const CauseRules& rules) {
+  for (auto& entry : cases) {
+    auto paths = entry.find("paths");
+    if (paths == entry.end() || !paths->is_object()) continue;
+    for (auto& [path, record] : paths->items()) {
+      if (!record.is_object()) continue;
+      std::string status = text_field(record, "status");
+      std::string shown = page_status(status);
+      record["page_status"] = shown;
+      classify_breaks(record, path, status, rules);
+      record.erase("cause");
+      record.erase("category");
+      std::string message = text_field(record, "message");
+      if (shown == "ok") {
+        record.erase("detail");
+        continue;
+      }
+      record["detail"] = message;
+      if (shown == "ok-breaks") {
+        // A path that captured with breaks is explained by its first break.
+        const auto& breaks = record.value("break_reasons", nlohmann::json::array());
+        if (!breaks.empty() && breaks[0].is_object() && breaks[0].contains("cause")) {
+          record["cause"] = breaks[0]["cause"];
+          record["category"] = breaks[0]["category"];
+          record["detail"] = text_field(breaks[0], "reason");
+        }
+        continue;
+      }
+      if (shown == "ok-unverified" && message.empty()) continue;
+      if (status == "missing") {
+        record["cause"] = "Not measured: no record in the merged stores";
+        record["category"] = "not-applicable";
+        continue;
+      }
+      Cause cause =
+          rules.classify({path, status, text_field(record, "error_type"),
+                          text_field(record, "gb_id"), message});
+      record["cause"] = cause.text;
+      record["category"] = cause.category;
+    }
+  }
+}
+
+}  // namespace capmap

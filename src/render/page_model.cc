@@ -1,0 +1,301 @@
+#include "render/page_model.h"
+
+#include <algorithm>
+#include <set>
+#include <string_view>
+#include <utility>
+
+#include "common/user_error.h"
+
+namespace capmap {
+namespace {
+
+using nlohmann::json;
+
+// A string field; absent or null reads as empty, anything else is a contract error.
+std::string text_field(const json& object, const char* key, const std::string& where) {
+  auto it = object.find(key);
+  if (it == object.end() || it->is_null()) return {};
+  if (it->is_string()) return it->get<std::string>();
+  if (it->is_number() || it->is_boolean()) return it->dump();
+  throw UserError(where + ": field '" + key + "' should be a string");
+}
+
+PagePath describe_path(const std::string& id) {
+  if (id == "onnx") return {id, "ONNX", "ONNX"};
+  if (id == "export") return {id, "torch.export", "export"};
+  if (id == "compile") return {id, "torch.compile", "compile"};
+  return {id, id, id};
+}
+
+// "kornia/geometry/foo.py:123 in fn" -> {"kornia/geometry/foo.py", "123"}.
+std::pair<std::string, std::string> split_frame(std::string_view frame) {
+  auto in = frame.find(" in ");
+  if (in != std::string_view::npos) frame = frame.substr(0, in);
+  auto colon = frame.rfind(':');
+  if (colon == std::string_view::npos) return {std::string(frame), ""};
+  std::string_view line = frame.substr(colon + 1);
+  bool digits = !line.empty() && std::all_of(line.begin(), line.end(),
+                                             [](char c) { return c >= '0' && c <= '9'; });
+  if (!digits) return {std::string(frame), ""};
+  return {std::string(frame.substr(0, colon)), std::string(line)};
+}
+
+// The innermost library frame: tracebacks list frames outermost first.
+std::string innermost_frame(const json& record) {
+  auto it = record.find("frames");
+  if (it == record.end() || !it->is_array() || it->empty()) return {};
+  const json& last = it->back();
+  return last.is_string() ? last.get<std::string>() : std::string();
+}
+
+PageHeader read_header(const json& header) {
+  const std::string where = "snapshot header";
+  PageHeader h;
+  if (auto lib = header.find("library"); lib != header.end() && lib->is_object()) {
+    h.library_name = text_field(*lib, "name", where + ".library");
+    h.library_version = text_field(*lib, "version", where + ".library");
+    h.revision = text_field(*lib, "revision", where + ".library");
+  }
+  if (auto versions = header.find("versions"); versions != header.end() && versions->is_object()) {
+    // torch first: it is the version readers look for.
+    static const std::vector<std::string> preferred = {"torch", "onnx", "onnxruntime",
+                                                        "onnxscript", "python"};
+    for (const std::string& name : preferred) {
+      if (auto v = versions->find(name); v != versions->end()) {
+        h.versions.emplace_back(name, v->is_string() ? v->get<std::string>() : v->dump());
+      }
+    }
+    for (const auto& [name, value] : versions->items()) {
+      if (std::find(preferred.begin(), preferred.end(), name) != preferred.end()) continue;
+      h.versions.emplace_back(name, value.is_string() ? value.get<std::string>() : value.dump());
+    }
+  }
+  h.device = text_field(header, "device", where);
+  h.cpu = text_field(header, "cpu", where);
+  h.generated_at = text_field(header, "generated_at", where);
+  h.run_key = text_field(header, "run_key", where);
+  h.tool = text_field(header, "tool", where);
+  if (auto c = header.find("complete"); c != header.end() && c->is_boolean()) h.complete = *c;
+  if (auto m = header.find("missing"); m != header.end() && m->is_number_integer()) h.missing = *m;
+  if (auto e = header.find("excludes"); e != header.end() && e->is_array()) h.excluded = e->size();
+  if (auto cov = header.find("coverage"); cov != header.end() && cov->is_object()) {
+    if (auto p = cov->find("percent"); p != cov->end() && p->is_number()) {
+      h.coverage_percent = p->get<double>();
+    }
+    if (auto c = cov->find("covered"); c != cov->end() && c->is_number_integer()) {
+      h.coverage_covered = *c;
+    }
+    if (auto t = cov->find("total"); t != cov->end() && t->is_number_integer()) {
+      h.coverage_total = *t;
+    }
+  }
+  return h;
+}
+
+std::vector<PagePath> read_paths(const json& header) {
+  std::vector<PagePath> paths;
+  auto it = header.find("paths");
+  if (it == header.end() || !it->is_array()) {
+    for (const char* id : {"onnx", "export", "compile"}) paths.push_back(describe_path(id));
+    return paths;
+  }
+  for (const json& p : *it) {
+    if (!p.is_string()) throw UserError("snapshot header: 'paths' should list path names");
+    if (p != "eager") paths.push_back(describe_path(p.get<std::string>()));
+  }
+  return paths;
+}
+
+// Paths that failed for the same cause at the same place share one line.
+std::vector<CauseLine> read_causes(const json& case_paths, const std::vector<PagePath>& paths,
+                                   const std::vector<std::string>& statuses,
+                                   const std::string& revision, const UrlTemplates& urls,
+                                   const std::string& where) {
+  std::vector<CauseLine> lines;
+  for (std::size_t i = 0; i < paths.size(); ++i) {
+    const std::string& status = statuses[i];
+    if (status == "ok" || status == "ok-unverified") continue;
+    auto it = case_paths.find(paths[i].id);
+    if (it == case_paths.end()) continue;
+    const std::string path_where = where + " path " + paths[i].id;
+    std::string text = text_field(*it, "cause", path_where);
+    std::string category = text_field(*it, "category", path_where);
+    if (text.empty()) {
+      if (!is_failure_status(status)) continue;
+      text = status;
+    }
+    if (category.empty()) category = "unclassified";
+    std::string frame = innermost_frame(*it);
+    auto [file, line] = split_frame(frame);
+    std::string location = frame.empty() ? std::string() : (line.empty() ? file : file + ":" + line);
+    auto same = std::find_if(lines.begin(), lines.end(), [&](const CauseLine& l) {
+      return l.text == text && l.location == location;
+    });
+    if (same != lines.end()) {
+      same->paths.push_back(i);
+      continue;
+    }
+    CauseLine cause{{i}, text, category, location, {}};
+    if (!location.empty() && !line.empty()) {
+      cause.location_url = expand_source_url(urls.source_url, revision, file, line);
+    }
+    lines.push_back(std::move(cause));
+  }
+  return lines;
+}
+
+CaseRow read_case(const json& c, std::size_t index, const std::vector<PagePath>& paths,
+                  const std::string& revision, const UrlTemplates& urls) {
+  if (!c.is_object()) {
+    throw UserError("snapshot case #" + std::to_string(index + 1) + ": should be an object");
+  }
+  auto name_it = c.find("name");
+  if (name_it == c.end() || !name_it->is_string() || name_it->get<std::string>().empty()) {
+    throw UserError("snapshot case #" + std::to_string(index + 1) + ": has no name");
+  }
+  CaseRow row;
+  row.name = name_it->get<std::string>();
+  const std::string where = "snapshot case '" + row.name + "'";
+  row.operator_name = text_field(c, "operator", where);
+  if (row.operator_name.empty()) row.operator_name = row.name.substr(0, row.name.find('['));
+  row.variant = text_field(c, "variant", where);
+  row.note = text_field(c, "note", where);
+  row.ref = text_field(c, "ref", where);
+  row.package = text_field(c, "package", where);
+  row.section = text_field(c, "section", where);
+  row.docs_url = expand_docs_url(urls.docs_url, row.ref);
+  static const json no_paths = json::object();
+  const json* case_paths = &no_paths;
+  if (auto p = c.find("paths"); p != c.end() && !p->is_null()) {
+    if (!p->is_object()) throw UserError(where + ": 'paths' should be an object");
+    case_paths = &*p;
+  }
+  for (const PagePath& path : paths) {
+    auto it = case_paths->find(path.id);
+    if (it == case_paths->end()) {
+      row.statuses.push_back("n/a");
+      continue;
+    }
+    if (!it->is_object()) throw UserError(where + ": path '" + path.id + "' should be an object");
+    std::string status = text_field(*it, "page_status", where + " path " + path.id);
+    row.statuses.push_back(status.empty() ? "n/a" : status);
+    if (path.id == "compile") {
+      if (auto gb = it->find("graph_breaks"); gb != it->end() && gb->is_number_integer()) {
+        row.graph_breaks = gb->get<long long>();
+      }
+    }
+  }
+  row.causes = read_causes(*case_paths, paths, row.statuses, revision, urls, where);
+  return row;
+}
+
+bool all_pass(const CaseRow& row) {
+  return !row.statuses.empty() && std::all_of(row.statuses.begin(), row.statuses.end(),
+                                              [](const std::string& s) { return is_pass_status(s); });
+}
+
+void tally(const PageModel& model, const CaseRow& row, std::vector<PathTally>& per_path) {
+  per_path.resize(model.paths.size());
+  for (std::size_t i = 0; i < model.paths.size(); ++i) {
+    if (row.statuses[i] == "n/a") continue;
+    ++per_path[i].probed;
+    if (is_pass_status(row.statuses[i])) ++per_path[i].supported;
+  }
+}
+
+}  // namespace
+
+bool is_pass_status(const std::string& s) {
+  return s == "ok" || s == "ok-breaks" || s == "ok-unverified";
+}
+
+bool is_failure_status(const std::string& s) {
+  return s == "fail" || s == "mismatch" || s == "crashed" || s == "timeout" || s == "oom";
+}
+
+std::string section_title(const CaseSection& section) {
+  if (section.package.empty()) return "(no package)";
+  return section.section.empty() ? section.package : section.package + "." + section.section;
+}
+
+std::string status_label(const std::string& s) {
+  if (s == "ok-breaks") return "ok, breaks";
+  if (s == "ok-unverified") return "ok, unverified";
+  return s;
+}
+
+PageModel build_page_model(const json& snapshot, const UrlTemplates& urls) {
+  if (!snapshot.is_object()) throw UserError("snapshot: should be a JSON object");
+  auto header_it = snapshot.find("header");
+  if (header_it == snapshot.end() || !header_it->is_object()) {
+    throw UserError("snapshot: has no 'header' object");
+  }
+  auto cases_it = snapshot.find("cases");
+  if (cases_it == snapshot.end() || !cases_it->is_array()) {
+    throw UserError("snapshot: has no 'cases' list");
+  }
+  if (auto v = snapshot.find("schema_version"); v != snapshot.end() && *v != 1) {
+    throw UserError("snapshot: schema_version " + v->dump() + " is not supported (expected 1)");
+  }
+  PageModel model;
+  model.header = read_header(*header_it);
+  model.paths = read_paths(*header_it);
+  model.cards.resize(model.paths.size());
+
+  std::map<std::pair<std::string, std::string>, std::size_t> section_index;
+  std::map<std::string, std::size_t> package_index;
+  std::set<std::string> probed_operators;
+  std::map<std::string, std::size_t> cause_index;
+  for (std::size_t i = 0; i < cases_it->size(); ++i) {
+    model.cases.push_back(read_case((*cases_it)[i], i, model.paths, model.header.revision, urls));
+  }
+  std::vector<std::size_t> order(model.cases.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  // Sections and packages read alphabetically whatever order the cases came in.
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    const CaseRow &x = model.cases[a], &y = model.cases[b];
+    return std::tie(x.package, x.section) < std::tie(y.package, y.section);
+  });
+  for (std::size_t i : order) {
+    const CaseRow& row = model.cases[i];
+    auto key = std::make_pair(row.package, row.section);
+    auto [sec, new_section] = section_index.emplace(key, model.sections.size());
+    if (new_section) model.sections.push_back({row.package, row.section, {}});
+    model.sections[sec->second].cases.push_back(i);
+
+    auto [pkg, new_package] = package_index.emplace(row.package, model.packages.size());
+    if (new_package) model.packages.push_back({row.package, 0, {}, 0});
+    PackageSummary& summary = model.packages[pkg->second];
+    ++summary.cases;
+    tally(model, row, summary.per_path);
+    tally(model, row, model.cards);
+    if (all_pass(row)) {
+      ++summary.all_pass;
+      ++model.all_pass;
+    }
+    if (std::any_of(row.statuses.begin(), row.statuses.end(),
+                    [](const std::string& s) { return s != "n/a"; })) {
+      probed_operators.insert(row.operator_name);
+    }
+    std::set<std::string> counted;
+    for (const CauseLine& line : row.causes) {
+      auto [it, fresh] = cause_index.emplace(line.text, model.causes.size());
+      if (fresh) {
+        model.causes.push_back({line.text, line.category, std::vector<std::size_t>(model.paths.size()), 0});
+      }
+      CauseTally& t = model.causes[it->second];
+      for (std::size_t p : line.paths) ++t.per_path[p];
+      if (counted.insert(line.text).second) ++t.cases;
+    }
+  }
+  model.operators_probed = probed_operators.size();
+  std::stable_sort(model.causes.begin(), model.causes.end(),
+                   [](const CauseTally& a, const CauseTally& b) {
+                     if (a.cases != b.cases) return a.cases > b.cases;
+                     return a.text < b.text;
+                   });
+  return model;
+}
+
+}  // namespace capmap

@@ -1,0 +1,101 @@
+#pragma once
+// What every rendering of a snapshot shows (HTML page, Sphinx page, Markdown
+// summary), computed once so the three never disagree on a count.
+#include <cstddef>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "render/url_templates.h"
+
+namespace capmap {
+
+// A capture path shown on the page (eager is the reference, never a column).
+struct PagePath {
+  std::string id;     // "onnx"
+  std::string label;  // "ONNX"
+  std::string short_label;  // "ONNX", "export", "compile": used in cause lines
+};
+
+// One cause on one case, shown once for all the paths that failed with it.
+struct CauseLine {
+  std::vector<std::size_t> paths;  // indexes into PageModel::paths
+  std::string text;                // user-facing cause
+  std::string category;            // closed set from the snapshot contract
+  std::string location;            // "kornia/geometry/foo.py:123" or empty
+  std::string location_url;        // link to the source at the measured revision, or empty
+};
+
+struct CaseRow {
+  std::string name, operator_name, variant, note, ref, package, section;
+  std::string docs_url;               // empty when no template or inventory gives one
+  std::vector<std::string> statuses;  // page_status per PageModel::paths entry
+  std::optional<long long> graph_breaks;
+  std::vector<CauseLine> causes;
+};
+
+// Cases of one package section, in snapshot order.
+struct CaseSection {
+  std::string package, section;
+  std::vector<std::size_t> cases;  // indexes into PageModel::cases
+};
+
+// Supported / probed for one path.
+struct PathTally {
+  std::size_t supported = 0, probed = 0;
+};
+
+struct PackageSummary {
+  std::string package;
+  std::size_t cases = 0;
+  std::vector<PathTally> per_path;
+  std::size_t all_pass = 0;
+};
+
+struct CauseTally {
+  std::string text, category;
+  std::vector<std::size_t> per_path;  // cases failing on each path with this cause
+  std::size_t cases = 0;              // distinct cases with this cause on any path
+};
+
+struct PageHeader {
+  std::string library_name, library_version, revision;
+  std::vector<std::pair<std::string, std::string>> versions;  // sorted by name
+  std::string device, cpu, generated_at, run_key, tool;
+  bool complete = true;
+  long long missing = 0;
+  std::optional<double> coverage_percent;
+  long long coverage_covered = 0, coverage_total = 0;
+  std::size_t excluded = 0;
+};
+
+struct PageModel {
+  PageHeader header;
+  std::vector<PagePath> paths;
+  std::vector<CaseRow> cases;
+  std::vector<CaseSection> sections;
+  std::vector<PathTally> cards;  // per path
+  std::size_t all_pass = 0;
+  std::size_t operators_probed = 0;
+  std::vector<PackageSummary> packages;
+  std::vector<CauseTally> causes;  // most frequent first
+};
+
+// Statuses that count as "the path captured the operator".
+bool is_pass_status(const std::string& page_status);
+// Statuses that count as a failure (n/a is neither a pass nor a failure).
+bool is_failure_status(const std::string& page_status);
+
+// "geometry.epipolar" style heading of a section.
+std::string section_title(const CaseSection& section);
+// Badge text for a page status ("ok", "graph breaks", "n/a" ...).
+std::string status_label(const std::string& page_status);
+
+// Builds the model; throws UserError naming the offending case when the
+// snapshot does not follow the contract.
+PageModel build_page_model(const nlohmann::json& snapshot, const UrlTemplates& urls);
+
+}  // namespace capmap

@@ -1,0 +1,22 @@
+#pragma once
+// Turns a snapshot into what a library's users read: the HTML page, a Sphinx
+// page and a Markdown summary.
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace capmap {
+
+struct RenderOptions {
+  std::optional<std::filesystem::path> html, rst, md, inventory;
+  // Override the snapshot's header.library templates when not empty.
+  std::string source_url, docs_url;
+};
+
+// Writes each requested output atomically. Throws UserError when the snapshot
+// breaks the contract or the inventory cannot be read; writes nothing then.
+void render_snapshot(const nlohmann::json& snapshot, const RenderOptions& options);
+
+}  // namespace capmap

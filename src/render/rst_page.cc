@@ -1,0 +1,252 @@
+#include "render/rst_page.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+
+#include "common/embedded_assets.h"
+#include "render/html_escape.h"
+#include "render/html_page.h"
+#include "render/page_data.h"
+#include "render/page_text.h"
+
+namespace capmap {
+namespace {
+
+std::string asset(const char* name) {
+  auto bytes = embedded_asset(name);
+  if (!bytes) throw std::runtime_error(std::string("page asset missing from the build: ") + name);
+  return std::string(*bytes);
+}
+
+// URLs go between <...> in a hyperlink reference: spaces and delimiters are
+// percent-encoded, the rest is kept.
+std::string rst_url(std::string_view url) {
+  std::string out;
+  for (char c : url) {
+    switch (c) {
+      case ' ': out += "%20"; break;
+      case '<': out += "%3C"; break;
+      case '>': out += "%3E"; break;
+      case '`': out += "%60"; break;
+      case '\\': out += "%5C"; break;
+      case '\n': case '\r': case '\t': break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+std::string link(std::string_view text, std::string_view url) {
+  if (url.empty()) return escape_rst(text);
+  return fmt::format("`{} <{}>`__", escape_rst(text), rst_url(url));
+}
+
+std::string heading(const std::string& title, char underline) {
+  std::string text = escape_rst(title);
+  // Byte length never undercounts the display width docutils checks.
+  return text + "\n" + std::string(text.size() + 2, underline) + "\n\n";
+}
+
+std::string badge(const std::string& status) {
+  return fmt::format(":{}:`{}`", status_class(status), escape_rst(status_label(status)));
+}
+
+// One list-table; each cell is already RST and holds no line break.
+std::string list_table(const std::vector<std::string>& header,
+                       const std::vector<std::vector<std::string>>& rows,
+                       const std::string& css_class = "", const std::string& widths = "") {
+  std::string out = ".. list-table::\n   :header-rows: 1\n";
+  if (!css_class.empty()) out += "   :class: " + css_class + "\n";
+  if (!widths.empty()) out += "   :widths: " + widths + "\n";
+  out += "\n";
+  auto emit = [&out](const std::vector<std::string>& cells) {
+    for (std::size_t i = 0; i < cells.size(); ++i) {
+      out += i == 0 ? "   * - " : "     - ";
+      out += cells[i].empty() ? "\\ " : cells[i];
+      out += "\n";
+    }
+  };
+  emit(header);
+  for (const auto& row : rows) emit(row);
+  return out + "\n";
+}
+
+std::string tally_text(const PathTally& t) {
+  return fmt::format("{} / {} ({})", t.supported, t.probed, percent_text(t.supported, t.probed));
+}
+
+bool plain_identifier(std::string_view s) {
+  for (char c : s) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '.') return false;
+  }
+  return !s.empty();
+}
+
+std::string operator_cell(const CaseRow& row, const SphinxInventory* inventory, RstPage& page) {
+  if (inventory != nullptr) {
+    const InventoryEntry* entry = row.ref.empty() ? nullptr : inventory->find(row.ref);
+    if (entry == nullptr) {
+      ++page.unresolved;
+      return escape_rst(row.operator_name);
+    }
+    ++page.resolved;
+    std::string role = cross_reference_role(*entry);
+    if (plain_identifier(row.operator_name) && plain_identifier(row.ref)) {
+      return fmt::format(":{}:`{} <{}>`", role, row.operator_name, row.ref);
+    }
+    return fmt::format(":{}:`~{}`", role, row.ref);
+  }
+  return link(row.operator_name, row.docs_url);
+}
+
+std::string cause_text(const PageModel& model, const CauseLine& cause) {
+  std::string out = "**" + escape_rst(cause_paths_text(model, cause)) + "**: " + escape_rst(cause.text);
+  if (!cause.location.empty()) out += " (" + link(cause.location, cause.location_url) + ")";
+  return out;
+}
+
+// The causes of a case, one per line (a line block keeps them apart in a cell).
+std::string causes_cell(const PageModel& model, const CaseRow& row) {
+  if (row.causes.empty()) return {};
+  if (row.causes.size() == 1) return cause_text(model, row.causes[0]);
+  std::string out;
+  for (std::size_t i = 0; i < row.causes.size(); ++i) {
+    if (i > 0) out += "\n       ";
+    out += "| " + cause_text(model, row.causes[i]);
+  }
+  return out;
+}
+
+std::string indented(const std::string& text, const std::string& prefix) {
+  std::string out;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    if (end > start) out += prefix;
+    out.append(text, start, end - start);
+    out += '\n';
+    start = end + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string escape_rst(std::string_view text) {
+  std::string out;
+  out.reserve(text.size() + 8);
+  bool first = true;
+  for (char c : text) {
+    if (c == '\n' || c == '\r' || c == '\t') c = ' ';
+    if (static_cast<unsigned char>(c) < 0x20) continue;
+    bool markup = std::string_view("\\`*_|:<>[]{}#+-=.!'\"()~^$%&,;?@/").find(c) !=
+                  std::string_view::npos;
+    // A leading digit or marker could start an enumerated or bullet list.
+    if (markup || (first && std::isdigit(static_cast<unsigned char>(c)))) out += '\\';
+    out += c;
+    first = false;
+  }
+  return out;
+}
+
+RstPage render_rst_page(const PageModel& model, const SphinxInventory* inventory) {
+  RstPage page;
+  std::string& out = page.text;
+  out += ".. Generated by capmap render from a snapshot; regenerate rather than edit.\n\n";
+  for (const auto& [status, meaning] : status_legend()) {
+    out += fmt::format(".. role:: {0}\n   :class: badge {0}\n\n", status_class(status));
+  }
+  out += heading(library_title(model.header) + " — graph capture compatibility", '=');
+  for (const auto& [label, value] : header_facts(model.header)) {
+    out += fmt::format(":{}: {}\n", escape_rst(label), escape_rst(value));
+  }
+  out += "\n";
+
+  out += heading("At a glance", '-');
+  std::vector<std::vector<std::string>> card_rows;
+  for (std::size_t i = 0; i < model.paths.size(); ++i) {
+    card_rows.push_back({escape_rst(model.paths[i].label), std::to_string(model.cards[i].supported),
+                         std::to_string(model.cards[i].probed),
+                         escape_rst(percent_text(model.cards[i].supported, model.cards[i].probed))});
+  }
+  card_rows.push_back({escape_rst(all_pass_title(model)), std::to_string(model.all_pass),
+                       std::to_string(model.cases.size()),
+                       escape_rst(percent_text(model.all_pass, model.cases.size()))});
+  out += list_table({"Path", "Supported", "Probed", "Percent"}, card_rows);
+  out += fmt::format("{} distinct operators probed (variants count once) in {} cases.\n\n",
+                     model.operators_probed, model.cases.size());
+
+  out += heading("By package", '-');
+  std::vector<std::string> pkg_header = {"Package", "Cases"};
+  for (const PagePath& p : model.paths) pkg_header.push_back(escape_rst(p.label));
+  pkg_header.push_back("All pass");
+  std::vector<std::vector<std::string>> pkg_rows;
+  for (const PackageSummary& pkg : model.packages) {
+    std::vector<std::string> row = {escape_rst(pkg.package.empty() ? "(no package)" : pkg.package),
+                                    std::to_string(pkg.cases)};
+    for (const PathTally& t : pkg.per_path) row.push_back(escape_rst(tally_text(t)));
+    row.push_back(fmt::format("{} / {}", pkg.all_pass, pkg.cases));
+    pkg_rows.push_back(std::move(row));
+  }
+  out += list_table(pkg_header, pkg_rows);
+
+  out += heading("Top causes", '-');
+  if (model.causes.empty()) {
+    out += "No failures.\n\n";
+  } else {
+    std::vector<std::string> cause_header = {"Cause", "Category"};
+    for (const PagePath& p : model.paths) cause_header.push_back(escape_rst(p.label));
+    cause_header.push_back("Cases");
+    std::vector<std::vector<std::string>> cause_rows;
+    for (const CauseTally& c : model.causes) {
+      std::vector<std::string> row = {escape_rst(c.text), escape_rst(c.category)};
+      for (std::size_t n : c.per_path) row.push_back(std::to_string(n));
+      row.push_back(std::to_string(c.cases));
+      cause_rows.push_back(std::move(row));
+    }
+    out += list_table(cause_header, cause_rows);
+  }
+
+  out += heading("Legend", '-');
+  for (const auto& [status, meaning] : status_legend()) {
+    out += badge(status) + "\n   " + escape_rst(meaning) + "\n\n";
+  }
+
+  out += heading("Cases", '-');
+  // The explorer filters the tables below; its data follows their row order.
+  std::string explorer = "<style>\n" + asset("page.css") +
+                         "</style>\n<div class=\"cm-embed\"><div id=\"capmap-app\" "
+                         "data-mode=\"adopt\"></div></div>\n"
+                         "<script type=\"application/json\" id=\"capmap-data\">" +
+                         json_for_script(page_data(model)) + "</script>\n<script>\n" +
+                         asset("page.js") + "</script>\n";
+  out += ".. raw:: html\n\n" + indented(explorer, "   ") + "\n";
+
+  std::vector<std::string> case_header = {"Operator", "Variant"};
+  for (const PagePath& p : model.paths) case_header.push_back(escape_rst(p.label));
+  case_header.push_back("Graph breaks");
+  case_header.push_back("Causes");
+  // Same relative widths in every section table, most room for the causes.
+  std::string widths = "20 10";
+  for (std::size_t i = 0; i < model.paths.size(); ++i) widths += " 9";
+  widths += " 7 " + std::to_string(std::max<int>(10, 63 - 9 * static_cast<int>(model.paths.size())));
+  for (const CaseSection& section : model.sections) {
+    out += heading(section_title(section), '~');
+    std::vector<std::vector<std::string>> rows;
+    for (std::size_t index : section.cases) {
+      const CaseRow& row = model.cases[index];
+      std::vector<std::string> cells = {operator_cell(row, inventory, page), escape_rst(row.variant)};
+      for (const std::string& s : row.statuses) cells.push_back(badge(s));
+      cells.push_back(row.graph_breaks ? std::to_string(*row.graph_breaks) : std::string());
+      cells.push_back(causes_cell(model, row));
+      rows.push_back(std::move(cells));
+    }
+    out += list_table(case_header, rows, "capmap-cases", widths);
+  }
+  return page;
+}
+
+}  // namespace capmap

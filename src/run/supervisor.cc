@@ -1,0 +1,435 @@
+#include "run/supervisor.h"
+
+#include <fmt/format.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <thread>
+
+#include "common/user_error.h"
+#include "run/byte_size.h"
+#include "run/process_control.h"
+
+namespace capmap {
+
+namespace {
+
+constexpr auto kRssCheckInterval = std::chrono::milliseconds(100);
+// After SIGKILL, how long a worker may take to report its child's end before
+// the worker itself is presumed stuck and killed.
+constexpr auto kDoneAfterKillLimit = std::chrono::seconds(5);
+constexpr int kMaxDeathsBeforeHello = 3;
+constexpr size_t kMalformedNotes = 5;
+
+double seconds_between(std::chrono::steady_clock::time_point a,
+                       std::chrono::steady_clock::time_point b) {
+  return std::chrono::duration<double>(b - a).count();
+}
+
+std::string describe_wait_status(int status) {
+  if (WIFSIGNALED(status)) return "was killed by " + signal_name(WTERMSIG(status));
+  return fmt::format("exited with code {}", WEXITSTATUS(status));
+}
+
+bool contains(const std::vector<std::string>& list, const std::string& item) {
+  return std::find(list.begin(), list.end(), item) != list.end();
+}
+
+}  // namespace
+
+Supervisor::Supervisor(SupervisorOptions options, InterruptWatcher& interrupts)
+    : options_(std::move(options)), interrupts_(interrupts) {}
+
+Supervisor::~Supervisor() {
+  for (auto& slot : slots_) {
+    if (slot.running && slot.running->child > 0) {
+      signal_process_group(slot.running->child, SIGKILL);
+    }
+    if (slot.channel) {
+      pid_t pid = slot.channel->pid();
+      slot.channel->close();
+      signal_process_group(pid, SIGKILL);
+      while (waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
+      }
+    }
+  }
+}
+
+void Supervisor::spawn(WorkerSlot& slot) {
+  std::vector<std::string> argv = {options_.python, "-m", "capmap.worker", "--settings",
+                                   options_.settings.dump()};
+  argv.insert(argv.end(), options_.registries.begin(), options_.registries.end());
+  slot.channel.emplace(spawn_worker(argv));
+  slot.ready = false;
+}
+
+std::optional<nlohmann::json> Supervisor::start() {
+  slots_.resize(static_cast<size_t>(std::max(1, options_.jobs)));
+  for (auto& slot : slots_) spawn(slot);
+  while (!hello_) {
+    if (interrupts_.received()) {
+      stop_everything();
+      return std::nullopt;
+    }
+    poll_once(500);
+  }
+  starting_ = false;
+  return hello_;
+}
+
+void Supervisor::poll_once(int timeout_ms) {
+  std::vector<pollfd> fds;
+  std::vector<WorkerSlot*> owners;
+  fds.push_back({interrupts_.fd(), POLLIN, 0});
+  owners.push_back(nullptr);
+  for (auto& slot : slots_) {
+    if (!slot.channel) continue;
+    fds.push_back({slot.channel->events_fd(), POLLIN, 0});
+    owners.push_back(&slot);
+  }
+  int ready = ::poll(fds.data(), fds.size(), timeout_ms);
+  if (ready <= 0 || interrupts_.received()) return;
+  for (size_t i = 1; i < fds.size(); ++i) {
+    if (fds[i].revents == 0) continue;
+    WorkerSlot& slot = *owners[i];
+    std::vector<WorkerEvent> events;
+    size_t malformed_before = slot.channel->malformed_lines();
+    bool open = slot.channel->read_events(events);
+    size_t malformed_after = slot.channel->malformed_lines();
+    if (malformed_after > malformed_before && progress_ != nullptr &&
+        stats_.malformed_lines < kMalformedNotes) {
+      progress_->note(fmt::format("capmap: ignored a malformed line from worker {}: {}",
+                                  slot.channel->pid(), slot.channel->last_problem()));
+    }
+    stats_.malformed_lines += malformed_after - malformed_before;
+    for (auto& event : events) handle_event(slot, event);
+    if (!open) handle_worker_exit(slot);
+  }
+}
+
+void Supervisor::handle_event(WorkerSlot& slot, WorkerEvent& event) {
+  auto now = Clock::now();
+  switch (event.type) {
+    case WorkerEventType::kHello:
+      slot.ready = true;
+      slot.deaths_before_hello = 0;
+      if (!hello_) hello_ = std::move(event.body);
+      return;
+    case WorkerEventType::kError:
+      throw UserError(event.message);
+    default:
+      break;
+  }
+  // Events of a task this slot no longer runs (it was given up) are stale.
+  if (!slot.running || slot.running->id != event.task) return;
+  RunningTask& running = *slot.running;
+  switch (event.type) {
+    case WorkerEventType::kStarted:
+      running.child = static_cast<pid_t>(event.pid);
+      stats_.fork_latencies.push_back(seconds_between(running.dispatched, now));
+      break;
+    case WorkerEventType::kPath:
+      running.path = event.path;
+      running.path_started = now;
+      break;
+    case WorkerEventType::kRecord: {
+      // The eager reference runs for every task; only a requested path is stored.
+      if (!contains(running.task.paths, event.path)) break;
+      store_->put_record(run_key_, running.task.case_name, event.path, event.body);
+      std::string status = event.body.at("status").get<std::string>();
+      running.outcomes.emplace_back(event.path, status);
+      ++stats_.records_written;
+      progress_->record(status);
+      break;
+    }
+    case WorkerEventType::kDone:
+      finish_task(slot, Ending{event.signal, event.exit_code, event.log_tail, false});
+      break;
+    default:
+      break;
+  }
+}
+
+nlohmann::json Supervisor::engine_record(const RunningTask& running, const Ending& ending,
+                                         const std::string& path, bool in_reference) const {
+  double seconds = seconds_between(running.path_started, Clock::now());
+  std::string where = in_reference ? "the eager reference run" : "the " + path + " path";
+  nlohmann::json record = {{"seconds", seconds}};
+  switch (running.kill) {
+    case KillReason::kTimeout:
+      record["status"] = "timeout";
+      record["limit_seconds"] = options_.timeout_seconds;
+      record["message"] = fmt::format("{} ran past the time limit of {} s and was killed", where,
+                                      options_.timeout_seconds);
+      break;
+    case KillReason::kOom:
+      record["status"] = "oom";
+      record["rss_bytes"] = running.rss_at_kill;
+      record["limit_bytes"] = options_.memory_limit;
+      record["message"] =
+          fmt::format("{} used {} of memory, over the limit of {}, and was killed", where,
+                      format_byte_size(running.rss_at_kill), format_byte_size(options_.memory_limit));
+      break;
+    case KillReason::kNone: {
+      record["status"] = "crashed";
+      std::string how;
+      if (!ending.signal.empty()) {
+        record["signal"] = ending.signal;
+        how = "died from " + ending.signal;
+      } else {
+        record["exit"] = ending.exit_code;
+        how = ending.exit_code == 0 ? "ended without sending a record"
+                                    : fmt::format("exited with code {}", ending.exit_code);
+      }
+      record["message"] = fmt::format("the {} process {} during {}",
+                                      ending.worker_died ? "worker" : "child", how, where);
+      break;
+    }
+  }
+  if (!ending.log_tail.empty()) record["log_tail"] = ending.log_tail;
+  return record;
+}
+
+void Supervisor::finish_task(WorkerSlot& slot, const Ending& ending) {
+  RunningTask& running = *slot.running;
+  // Whatever the case started goes with it.
+  if (running.child > 0) signal_process_group(running.child, SIGKILL);
+
+  std::vector<std::string> remaining;
+  for (const auto& path : running.task.paths) {
+    bool recorded = std::any_of(running.outcomes.begin(), running.outcomes.end(),
+                                [&](const auto& o) { return o.first == path; });
+    if (!recorded) remaining.push_back(path);
+  }
+  if (!remaining.empty()) {
+    // Dying in the reference run dooms every path (they all need it); dying in
+    // a path blames that path; otherwise blame the next one, so every death
+    // yields a record and the run always moves on.
+    bool in_reference = running.path.empty() || running.path == "eager";
+    std::vector<std::string> blamed;
+    std::vector<std::string> rest;
+    if (in_reference) {
+      blamed = remaining;
+    } else {
+      std::string culprit = contains(remaining, running.path) ? running.path : remaining.front();
+      for (const auto& path : remaining) (path == culprit ? blamed : rest).push_back(path);
+    }
+    for (const auto& path : blamed) {
+      auto record = engine_record(running, ending, path, in_reference);
+      store_->put_record(run_key_, running.task.case_name, path, record);
+      std::string status = record["status"].get<std::string>();
+      running.outcomes.emplace_back(path, status);
+      ++stats_.records_written;
+      progress_->record(status);
+    }
+    if (!rest.empty()) requeue(Task{running.task.case_name, rest});
+  }
+  ++stats_.tasks_finished;
+  progress_->task_finished(running.task.case_name, running.outcomes,
+                           seconds_between(running.dispatched, Clock::now()));
+  slot.running.reset();
+}
+
+void Supervisor::requeue(Task task) {
+  auto expected = expected_seconds(task, *durations_);
+  queue_->push(std::move(task), expected);
+}
+
+void Supervisor::handle_worker_exit(WorkerSlot& slot) {
+  pid_t pid = slot.channel->pid();
+  slot.channel->close();
+  slot.channel.reset();
+  signal_process_group(pid, SIGKILL);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (!slot.ready) {
+    std::string what = fmt::format("{} -m capmap.worker {} before loading the registry",
+                                   options_.python, describe_wait_status(status));
+    if (starting_) throw UserError(what + " (its output is above)");
+    if (++slot.deaths_before_hello >= kMaxDeathsBeforeHello) {
+      throw UserError(fmt::format("{}, {} times in a row", what, slot.deaths_before_hello));
+    }
+  }
+  if (slot.running) {
+    Ending ending;
+    ending.worker_died = true;
+    if (WIFSIGNALED(status)) {
+      ending.signal = signal_name(WTERMSIG(status));
+    } else {
+      ending.exit_code = WEXITSTATUS(status);
+    }
+    finish_task(slot, ending);
+  }
+  if (queue_ != nullptr) {
+    ++stats_.worker_restarts;
+    spawn(slot);
+  }
+}
+
+void Supervisor::dispatch_idle_workers() {
+  for (auto& slot : slots_) {
+    if (queue_->empty()) return;
+    if (!slot.channel || !slot.ready || slot.running) continue;
+    Task task = *queue_->pop();
+    // Marked before it runs: if capmap dies now, the next run knows.
+    store_->mark_dispatched(run_key_, task.case_name, task.paths);
+    nlohmann::json command = {{"type", "task"},   {"task", next_task_id_},
+                              {"case", task.case_name}, {"paths", task.paths},
+                              {"threads", 1}};
+    if (!slot.channel->send(command)) {
+      // The worker is going away; poll() will see it and restart it.
+      store_->unmark_dispatched(run_key_, task.case_name, task.paths);
+      requeue(std::move(task));
+      continue;
+    }
+    RunningTask running;
+    running.task = std::move(task);
+    running.id = next_task_id_++;
+    running.dispatched = running.path_started = Clock::now();
+    slot.running = std::move(running);
+    ++stats_.tasks_dispatched;
+  }
+}
+
+void Supervisor::enforce_limits() {
+  auto now = Clock::now();
+  auto grace = std::chrono::duration<double>(options_.kill_grace_seconds);
+  auto limit = std::chrono::duration<double>(options_.timeout_seconds);
+  for (auto& slot : slots_) {
+    if (!slot.running || !slot.channel) continue;
+    RunningTask& running = *slot.running;
+    if (running.kill == KillReason::kNone && now - running.path_started > limit) {
+      running.kill = KillReason::kTimeout;
+      running.kill_sent = now;
+      if (running.child > 0) {
+        signal_process_group(running.child, SIGTERM);
+      } else {
+        // No child yet: the worker itself is stuck.
+        signal_process_group(slot.channel->pid(), SIGKILL);
+        running.sigkill_sent = true;
+      }
+    } else if (running.kill != KillReason::kNone && !running.sigkill_sent &&
+               now - running.kill_sent > grace) {
+      signal_process_group(running.child, SIGKILL);
+      running.sigkill_sent = true;
+      running.kill_sent = now;
+    } else if (running.sigkill_sent && now - running.kill_sent > kDoneAfterKillLimit) {
+      signal_process_group(slot.channel->pid(), SIGKILL);
+      running.kill_sent = now;
+    }
+  }
+
+  if (now - last_rss_check_ < kRssCheckInterval) return;
+  last_rss_check_ = now;
+  std::set<pid_t> groups;
+  for (const auto& slot : slots_) {
+    if (slot.running && slot.running->child > 0 && slot.running->kill == KillReason::kNone) {
+      groups.insert(slot.running->child);
+    }
+  }
+  if (groups.empty()) return;
+  auto rss = process_group_rss(groups);
+  for (auto& slot : slots_) {
+    if (!slot.running || slot.running->kill != KillReason::kNone) continue;
+    auto it = rss.find(slot.running->child);
+    if (it == rss.end() || it->second <= options_.memory_limit) continue;
+    signal_process_group(slot.running->child, SIGKILL);
+    slot.running->kill = KillReason::kOom;
+    slot.running->rss_at_kill = it->second;
+    slot.running->sigkill_sent = true;
+    slot.running->kill_sent = now;
+  }
+}
+
+RunStats Supervisor::run(Scheduler& queue, ResultStore& store, const std::string& run_key,
+                         const DurationTable& durations, ProgressDisplay& progress) {
+  queue_ = &queue;
+  store_ = &store;
+  progress_ = &progress;
+  durations_ = &durations;
+  run_key_ = run_key;
+  stats_ = RunStats{};
+  auto started = Clock::now();
+  for (;;) {
+    if (interrupts_.received()) {
+      stop_everything();
+      stats_.interrupt_exit_code = interrupts_.exit_code();
+      break;
+    }
+    dispatch_idle_workers();
+    std::vector<RunningTaskView> running;
+    for (const auto& slot : slots_) {
+      if (!slot.running) continue;
+      const auto& r = *slot.running;
+      std::string label = r.task.case_name + (r.path.empty() ? "" : " [" + r.path + "]");
+      running.push_back({label, seconds_between(r.dispatched, Clock::now())});
+    }
+    if (running.empty() && queue.empty()) break;
+    progress.refresh(running);
+    poll_once(running.empty() ? 500 : static_cast<int>(kRssCheckInterval.count()));
+    enforce_limits();
+  }
+  shut_down_workers();
+  stats_.wall_seconds = seconds_between(started, Clock::now());
+  queue_ = nullptr;
+  return stats_;
+}
+
+void Supervisor::stop_everything() {
+  for (auto& slot : slots_) {
+    if (slot.running) {
+      if (slot.running->child > 0) signal_process_group(slot.running->child, SIGKILL);
+      if (store_ != nullptr) {
+        // Interrupted by the user, not crashed: this dispatch does not count.
+        std::vector<std::string> unrecorded;
+        for (const auto& path : slot.running->task.paths) {
+          bool recorded = std::any_of(slot.running->outcomes.begin(), slot.running->outcomes.end(),
+                                      [&](const auto& o) { return o.first == path; });
+          if (!recorded) unrecorded.push_back(path);
+        }
+        store_->unmark_dispatched(run_key_, slot.running->task.case_name, unrecorded);
+      }
+      slot.running.reset();
+    }
+    if (slot.channel) {
+      pid_t pid = slot.channel->pid();
+      slot.channel->close();
+      slot.channel.reset();
+      signal_process_group(pid, SIGKILL);
+      while (waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
+      }
+    }
+  }
+}
+
+void Supervisor::shut_down_workers() {
+  for (auto& slot : slots_) {
+    if (!slot.channel) continue;
+    slot.channel->send({{"type", "quit"}});
+    slot.channel->close();
+  }
+  // Give each worker a moment to exit on its own, then make sure.
+  auto deadline = Clock::now() + std::chrono::seconds(2);
+  for (auto& slot : slots_) {
+    if (!slot.channel) continue;
+    pid_t pid = slot.channel->pid();
+    for (;;) {
+      pid_t done = waitpid(pid, nullptr, WNOHANG);
+      if (done == pid || (done < 0 && errno != EINTR)) break;
+      if (Clock::now() > deadline) {
+        signal_process_group(pid, SIGKILL);
+        waitpid(pid, nullptr, 0);
+        break;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    slot.channel.reset();
+  }
+}
+
+}  // namespace capmap

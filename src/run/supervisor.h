@@ -1,0 +1,127 @@
+#pragma once
+// Supervisor: runs the task queue on N worker processes and turns everything
+// that can happen to a task into a stored record. A child that dies, hangs or
+// eats memory costs only the path it was in: that path gets a crashed,
+// timeout or oom record and the paths after it run again in a fresh child. A
+// worker that dies is restarted and the task it held is blamed, never lost.
+#include <sys/types.h>
+
+#include <chrono>
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "run/interrupt_watcher.h"
+#include "run/progress_display.h"
+#include "run/scheduler.h"
+#include "run/task.h"
+#include "run/worker_channel.h"
+#include "store/result_store.h"
+
+namespace capmap {
+
+struct SupervisorOptions {
+  std::string python;
+  std::vector<std::string> registries;
+  nlohmann::json settings = nlohmann::json::object();
+  int jobs = 1;
+  double timeout_seconds = 420;          // per path
+  std::uint64_t memory_limit = 8ull << 30;  // RSS of a task's process group
+  double kill_grace_seconds = 3;         // SIGTERM → SIGKILL
+};
+
+struct RunStats {
+  size_t tasks_dispatched = 0;
+  size_t tasks_finished = 0;
+  size_t records_written = 0;
+  size_t malformed_lines = 0;
+  size_t worker_restarts = 0;
+  std::vector<double> fork_latencies;  // seconds from sending a task to its child starting
+  double wall_seconds = 0;
+  int interrupt_exit_code = 0;  // 130 after Ctrl-C, else 0
+};
+
+class Supervisor {
+ public:
+  Supervisor(SupervisorOptions options, InterruptWatcher& interrupts);
+  ~Supervisor();  // kills every process still running
+  Supervisor(const Supervisor&) = delete;
+  Supervisor& operator=(const Supervisor&) = delete;
+
+  // Starts the workers and returns the first `hello` (the inventory). Throws
+  // UserError when the registry cannot be loaded. Returns nothing when
+  // interrupted first.
+  std::optional<nlohmann::json> start();
+
+  // Runs every queued task to a record. Records go to `store` as they come.
+  RunStats run(Scheduler& queue, ResultStore& store, const std::string& run_key,
+               const DurationTable& durations, ProgressDisplay& progress);
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  enum class KillReason { kNone, kTimeout, kOom };
+
+  struct RunningTask {
+    Task task;
+    std::int64_t id = 0;
+    pid_t child = 0;            // pgid of the child, once started
+    std::string path;           // the path the child is in ("" before the first)
+    Clock::time_point dispatched;
+    Clock::time_point path_started;
+    std::vector<std::pair<std::string, std::string>> outcomes;  // (path, status)
+    KillReason kill = KillReason::kNone;
+    Clock::time_point kill_sent;
+    bool sigkill_sent = false;
+    std::uint64_t rss_at_kill = 0;
+  };
+
+  struct WorkerSlot {
+    std::optional<WorkerChannel> channel;
+    bool ready = false;  // hello received
+    std::optional<RunningTask> running;
+    int deaths_before_hello = 0;
+  };
+
+  // What ended a task's child, when it ended without all its records.
+  struct Ending {
+    std::string signal;  // "SIGSEGV", or empty
+    int exit_code = 0;
+    std::string log_tail;
+    bool worker_died = false;
+  };
+
+  void spawn(WorkerSlot& slot);
+  // Waits for events on every worker (or the interrupt) and handles them.
+  void poll_once(int timeout_ms);
+  void handle_event(WorkerSlot& slot, WorkerEvent& event);
+  void handle_worker_exit(WorkerSlot& slot);
+  void finish_task(WorkerSlot& slot, const Ending& ending);
+  nlohmann::json engine_record(const RunningTask& running, const Ending& ending,
+                               const std::string& path, bool in_reference) const;
+  void dispatch_idle_workers();
+  void enforce_limits();
+  void stop_everything();
+  void shut_down_workers();
+  void requeue(Task task);
+
+  SupervisorOptions options_;
+  InterruptWatcher& interrupts_;
+  std::vector<WorkerSlot> slots_;
+  std::optional<nlohmann::json> hello_;
+  bool starting_ = true;
+
+  // Set for the duration of run().
+  Scheduler* queue_ = nullptr;
+  ResultStore* store_ = nullptr;
+  ProgressDisplay* progress_ = nullptr;
+  const DurationTable* durations_ = nullptr;
+  std::string run_key_;
+  RunStats stats_;
+  std::int64_t next_task_id_ = 1;
+  Clock::time_point last_rss_check_{};
+};
+
+}  // namespace capmap

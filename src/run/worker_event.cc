@@ -1,0 +1,85 @@
+#include "run/worker_event.h"
+
+#include <fmt/format.h>
+
+namespace capmap {
+
+namespace {
+
+bool get_int(const nlohmann::json& j, const char* key, std::int64_t& out) {
+  auto it = j.find(key);
+  if (it == j.end() || !it->is_number_integer()) return false;
+  out = it->get<std::int64_t>();
+  return true;
+}
+
+bool get_string(const nlohmann::json& j, const char* key, std::string& out) {
+  auto it = j.find(key);
+  if (it == j.end() || !it->is_string()) return false;
+  out = it->get<std::string>();
+  return true;
+}
+
+}  // namespace
+
+ParsedLine parse_worker_line(std::string_view line) {
+  auto j = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded()) return MalformedLine{"not JSON"};
+  if (!j.is_object()) return MalformedLine{"not a JSON object"};
+  std::string type;
+  if (!get_string(j, "type", type)) return MalformedLine{"no \"type\""};
+
+  WorkerEvent event;
+  auto missing = [&](const char* field) {
+    return MalformedLine{fmt::format("\"{}\" message without a valid \"{}\"", type, field)};
+  };
+  if (type == "hello") {
+    event.type = WorkerEventType::kHello;
+    auto cases = j.find("cases");
+    if (cases == j.end() || !cases->is_array()) return missing("cases");
+    for (const auto& c : *cases) {
+      if (!c.is_object() || !c.contains("name") || !c["name"].is_string()) {
+        return MalformedLine{"\"hello\" lists a case without a name"};
+      }
+    }
+    get_int(j, "pid", event.pid);
+  } else if (type == "error") {
+    event.type = WorkerEventType::kError;
+    if (!get_string(j, "message", event.message)) return missing("message");
+  } else if (type == "started") {
+    event.type = WorkerEventType::kStarted;
+    if (!get_int(j, "task", event.task)) return missing("task");
+    if (!get_int(j, "pid", event.pid) || event.pid <= 1) return missing("pid");
+  } else if (type == "path") {
+    event.type = WorkerEventType::kPath;
+    if (!get_int(j, "task", event.task)) return missing("task");
+    if (!get_string(j, "path", event.path)) return missing("path");
+  } else if (type == "record") {
+    event.type = WorkerEventType::kRecord;
+    if (!get_int(j, "task", event.task)) return missing("task");
+    if (!get_string(j, "path", event.path)) return missing("path");
+    auto record = j.find("record");
+    if (record == j.end() || !record->is_object()) return missing("record");
+    auto status = record->find("status");
+    if (status == record->end() || !status->is_string() || status->get<std::string>().empty()) {
+      return missing("record.status");
+    }
+    event.body = std::move(*record);
+    return event;
+  } else if (type == "done") {
+    event.type = WorkerEventType::kDone;
+    if (!get_int(j, "task", event.task)) return missing("task");
+    std::int64_t exit_code = 0;
+    bool has_exit = get_int(j, "exit", exit_code);
+    bool has_signal = get_string(j, "signal", event.signal);
+    if (!has_exit && !has_signal) return missing("exit or signal");
+    event.exit_code = static_cast<int>(exit_code);
+    get_string(j, "log_tail", event.log_tail);
+  } else {
+    return MalformedLine{fmt::format("unknown message type \"{}\"", type)};
+  }
+  event.body = std::move(j);
+  return event;
+}
+
+}  // namespace capmap

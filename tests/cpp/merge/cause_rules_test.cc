@@ -1,0 +1,105 @@
+#include "merge/cause_rules.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "common/user_error.h"
+
+namespace capmap {
+namespace {
+
+// Real messages from small torch / onnx / onnxruntime programs, written by
+// make_cause_examples.py, plus the engine's own messages.
+nlohmann::json examples() {
+  std::ifstream in(std::string(CAPMAP_SOURCE_DIR) + "/tests/cpp/merge/cause_examples.json");
+  return nlohmann::json::parse(in);
+}
+
+Cause classify(const CauseRules& rules, const nlohmann::json& e) {
+  std::string path = e["path"], status = e["status"], type = e["error_type"], gb = e["gb_id"],
+              message = e["message"];
+  return rules.classify({path, status, type, gb, message});
+}
+
+TEST(CauseRules, EveryExampleGetsTheCategoryItDemonstrates) {
+  CauseRules rules = CauseRules::load({});
+  auto all = examples();
+  ASSERT_GE(all.size(), 20u);
+  for (const auto& e : all) {
+    Cause cause = classify(rules, e);
+    EXPECT_EQ(cause.category, e["category"]) << e["scenario"] << ": " << e["message"];
+    EXPECT_FALSE(cause.rule_id.empty()) << e["scenario"];
+    EXPECT_EQ(cause.text.find('{'), std::string::npos) << cause.text;
+  }
+}
+
+TEST(CauseRules, EveryShippedRuleIsExercisedByAStoredExample) {
+  CauseRules rules = CauseRules::load({});
+  std::set<std::string> hit;
+  for (const auto& e : examples()) hit.insert(classify(rules, e).rule_id);
+  for (const auto& id : rules.rule_ids()) {
+    EXPECT_TRUE(hit.count(id)) << "no stored example exercises rule '" << id << "'";
+  }
+}
+
+TEST(CauseRules, AtenNamesBecomePublicFunctions) {
+  CauseRules rules = CauseRules::load({});
+  std::map<std::string, std::string> causes;
+  for (const auto& e : examples()) causes[e["scenario"]] = classify(rules, e).text;
+  EXPECT_EQ(causes["svd"], "No ONNX lowering for torch.linalg.svd (aten._linalg_svd)");
+  EXPECT_EQ(causes["solve"], "No ONNX lowering for torch.linalg.solve (aten._linalg_solve_ex)");
+  EXPECT_EQ(causes["lstsq"],
+            "torch.linalg.lstsq returns a tensor whose shape depends on the input values");
+  EXPECT_EQ(causes["time"],
+            "Calls `time.time`, a Python builtin or C extension that dynamo cannot trace");
+  EXPECT_EQ(causes["det-float64"], "ONNX Runtime has no Det kernel for this element type");
+}
+
+TEST(CauseRules, UnknownAtenNameFallsBackToTorchOps) {
+  CauseRules rules;
+  rules.add_file(
+      "[[rule]]\nid = \"x\"\nmessage = \"op='aten\\\\.(\\\\w+)'\"\n"
+      "category = \"missing-onnx-lowering\"\ncause = \"{function:1}\"\n",
+      "t.toml");
+  EXPECT_EQ(rules.classify({"onnx", "export-fail", "", "", "op='aten.frobnicate'"}).text,
+            "torch.ops.aten.frobnicate");
+}
+
+TEST(CauseRules, NoMatchIsUnclassified) {
+  CauseRules rules = CauseRules::load({});
+  Cause cause = rules.classify({"onnx", "export-fail", "ValueError", "", "something new"});
+  EXPECT_EQ(cause.category, "unclassified");
+  EXPECT_EQ(cause.text, "Unclassified failure (ValueError)");
+  EXPECT_TRUE(cause.rule_id.empty());
+}
+
+std::string load_error(const std::string& text) {
+  try {
+    CauseRules rules;
+    rules.add_file(text, "my.toml");
+  } catch (const UserError& e) {
+    return e.what();
+  }
+  return "(loaded)";
+}
+
+TEST(CauseRules, BadRulesFileIsOneLineNamingFileAndRule) {
+  EXPECT_EQ(load_error("[[rule]]\nid = \"a\"\nmessage = \"x\"\ncategory = \"weird\"\ncause = \"c\"\n"),
+            "my.toml: rule 'a': unknown category 'weird'");
+  EXPECT_EQ(load_error("[[rule]]\nid = \"b\"\nmessage = \"(\"\ncategory = \"dtype\"\ncause = \"c\"\n"),
+            "my.toml: rule 'b': bad message pattern: missing ): (");
+  EXPECT_EQ(load_error("[[rule]]\nid = \"c\"\ncategory = \"dtype\"\ncause = \"c\"\n"),
+            "my.toml: rule 'c': matches everything; give at least one condition");
+  EXPECT_EQ(load_error("[[rule]]\nid = \"d\"\nmesage = \"x\"\ncategory = \"dtype\"\ncause = \"c\"\n"),
+            "my.toml: rule 'd': unknown key 'mesage'");
+  std::string parse = load_error("[[rule]\nid = 1\n");
+  EXPECT_EQ(parse.rfind("my.toml:1: ", 0), 0u) << parse;
+  EXPECT_EQ(parse.find('\n'), std::string::npos) << parse;
+}
+
+}  // namespace
+}  // namespace capmap

@@ -1,0 +1,221 @@
+"""Regenerates cause_examples.json: real failure messages from small torch programs.
+
+Each scenario provokes one kind of capture failure with the installed torch / onnx /
+onnxruntime and records what a probe would store (path, status, exception type, message,
+graph-break id), plus the category the scenario is meant to demonstrate. The C++ cause tests
+classify every stored example and check that each shipped rule is exercised.
+
+Run:  PYTHONPATH=python python3 tests/cpp/merge/make_cause_examples.py
+"""
+
+from __future__ import annotations
+
+import copy
+import io
+import json
+import sys
+import time
+import warnings
+from collections.abc import Callable
+from contextlib import redirect_stderr, redirect_stdout
+from pathlib import Path
+from typing import Any
+
+import torch
+from capmap.errors import describe
+from capmap.probes.compile import _reason
+
+OUT = Path(__file__).with_name("cause_examples.json")
+examples: list[dict[str, Any]] = []
+
+
+def add(scenario: str, path: str, status: str, category: str, exc: BaseException | None = None,
+        message: str = "", error_type: str = "", gb_id: str = "") -> None:
+    if exc is not None:
+        # The same reduction the probes apply: deepest cause, cleaned and trimmed.
+        info = describe(exc, None)
+        error_type, message = info.error_type, info.message
+    examples.append({
+        "scenario": scenario, "path": path, "status": status, "category": category,
+        "error_type": error_type, "message": message.strip()[:1000], "gb_id": gb_id,
+    })
+
+
+def capture(fn: Callable[[], Any]) -> BaseException | None:
+    sink = io.StringIO()
+    try:
+        with redirect_stdout(sink), redirect_stderr(sink), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            fn()
+    except Exception as exc:  # noqa: BLE001 - every failure is the point here
+        return exc
+    return None
+
+
+def probe_export(scenario: str, category: str, module: torch.nn.Module, args: tuple,
+                 strict: bool = False) -> None:
+    exc = capture(lambda: torch.export.export(module, args, strict=strict))
+    if exc is None:
+        print(f"{scenario}: export succeeded", file=sys.stderr)
+        return
+    add(scenario, "export", "fail", category, exc)
+
+
+def probe_onnx(scenario: str, category: str, module: torch.nn.Module, args: tuple) -> None:
+    exc = capture(lambda: torch.onnx.export(module, args, dynamo=True, opset_version=18))
+    if exc is None:
+        print(f"{scenario}: onnx succeeded", file=sys.stderr)
+        return
+    add(scenario, "onnx", "export-fail", category, exc)
+
+
+def probe_breaks(scenario: str, category: str, fn: Callable[..., Any], args: tuple) -> None:
+    # fullgraph=True turns the first graph break into an exception carrying the same text the
+    # compile probe stores as a break reason.
+    torch._dynamo.reset()
+    exc = capture(lambda: torch.compile(fn, fullgraph=True, backend="eager")(*args))
+    if exc is None:
+        print(f"{scenario}: no graph break", file=sys.stderr)
+        return
+    reason = _reason(str(exc))
+    add(scenario, "compile", "ok-breaks", category, message=reason["reason"], error_type="",
+        gb_id=reason["gb_id"] or "")
+
+
+def probe_onnx_runtime(scenario: str, category: str, module: torch.nn.Module, args: tuple) -> None:
+    import onnxruntime
+
+    def run() -> None:
+        program = torch.onnx.export(module, args, dynamo=True, opset_version=18)
+        session = onnxruntime.InferenceSession(program.model_proto.SerializeToString())
+        session.run(None, {session.get_inputs()[0].name: args[0].numpy()})
+
+    exc = capture(run)
+    if exc is None:
+        print(f"{scenario}: onnx runtime succeeded", file=sys.stderr)
+        return
+    add(scenario, "onnx", "ort-load-fail", category, exc)
+
+
+class Wrap(torch.nn.Module):
+    def __init__(self, fn: Callable[..., Any]) -> None:
+        super().__init__()
+        self.fn = fn
+
+    def forward(self, *args: Any) -> Any:
+        return self.fn(*args)
+
+
+def tensor_if(a: torch.Tensor) -> torch.Tensor:
+    if a.sum() > 0:
+        return a * 2
+    return a - 1
+
+
+x = torch.rand(2, 3, 8, 8)
+m = torch.rand(4, 4)
+
+# Missing ONNX lowerings: linear algebra decompositions without an ONNX counterpart.
+probe_onnx("svd", "missing-onnx-lowering", Wrap(lambda a: torch.linalg.svd(a)[0]), (m,))
+probe_onnx("eigh", "missing-onnx-lowering", Wrap(lambda a: torch.linalg.eigh(a @ a.T)[0]), (m,))
+probe_onnx("qr", "missing-onnx-lowering", Wrap(lambda a: torch.linalg.qr(a)[0]), (m,))
+probe_onnx("lstsq", "data-dependent", Wrap(lambda a: torch.linalg.lstsq(a, a).solution), (m,))
+probe_onnx("solve", "missing-onnx-lowering", Wrap(lambda a: torch.linalg.solve(a, a)), (m,))
+
+# Data-dependent shapes and values.
+probe_export("item-size", "data-dependent",
+             Wrap(lambda a: torch.zeros(int(a.sum().item() * 10))), (x,))
+probe_export("tensor-if", "control-flow",
+             Wrap(lambda a: a * 2 if a.sum() > 0 else a - 1), (x,))
+probe_export("tensor-if-strict", "control-flow", Wrap(tensor_if), (x,), strict=True)
+probe_export("generator-strict", "random-generator",
+             Wrap(lambda a: a + torch.rand(a.shape, generator=torch.Generator())), (x,), strict=True)
+probe_onnx("tensor-if", "control-flow", Wrap(lambda a: a * 2 if a.sum() > 0 else a - 1), (x,))
+
+
+
+probe_breaks("tensor-if", "control-flow", tensor_if, (x,))
+probe_breaks("item", "data-dependent", lambda a: a * a.sum().item(), (x,))
+probe_breaks("tolist", "data-dependent", lambda a: a * len(a.flatten().tolist()), (x,))
+probe_breaks("time", "unsupported-python", lambda a: a * time.time(), (x,))
+probe_breaks("deepcopy", "unsupported-python", lambda a: copy.deepcopy(a) + 1, (x,))
+probe_breaks("print", "unsupported-python", lambda a: (print("x"), a + 1)[1], (x,))
+
+# Random generator arguments.
+probe_export("generator", "random-generator",
+             Wrap(lambda a: a + torch.rand(a.shape, generator=torch.Generator())), (x,))
+probe_breaks("generator", "random-generator",
+             lambda a: a + torch.rand(a.shape, generator=torch.Generator()), (x,))
+probe_onnx("generator", "random-generator",
+           Wrap(lambda a: a + torch.rand(a.shape, generator=torch.Generator())), (x,))
+
+
+# Mutation of a constant tensor attribute or a buffer.
+class MutatesConstant(torch.nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.scale = torch.ones(3)
+
+    def forward(self, a: torch.Tensor) -> torch.Tensor:
+        self.scale.add_(1)
+        return a * self.scale
+
+
+class ReplacesBuffer(torch.nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.register_buffer("count", torch.zeros(1))
+
+    def forward(self, a: torch.Tensor) -> torch.Tensor:
+        self.count = self.count + 1
+        return a + self.count
+
+
+probe_export("mutate-constant", "mutation", MutatesConstant(), (torch.rand(3),), strict=True)
+probe_export("replace-buffer", "mutation", ReplacesBuffer(), (torch.rand(3),), strict=True)
+probe_onnx("mutate-constant", "mutation", MutatesConstant(), (torch.rand(3),))
+
+# Dtype limits: ONNX Runtime kernels that exist only for some element types.
+probe_onnx_runtime("det-float64", "dtype", Wrap(torch.det), (torch.rand(4, 4, dtype=torch.float64),))
+probe_onnx("eigvals", "missing-onnx-lowering", Wrap(torch.linalg.eigvals), (m,))
+
+
+# Inductor's C++ backend failing to build (a compiler that cannot compile anything).
+def inductor_failure() -> None:
+    import torch._inductor.config as inductor_config
+
+    torch._dynamo.reset()
+    old = inductor_config.cpp.cxx
+    inductor_config.cpp.cxx = ("false",)
+    try:
+        exc = capture(lambda: torch.compile(lambda a: (a.sin() + 1).sum(1))(torch.rand(8, 8)))
+    finally:
+        inductor_config.cpp.cxx = old
+    if exc is not None:
+        add("inductor-cxx", "compile", "fail", "torch-bug", exc)
+
+
+inductor_failure()
+
+# Engine records: the messages the supervisor writes itself (src/run/supervisor.cc,
+# src/run/task_planner.cc).
+add("crash", "onnx", "crashed", "crash", message="the child process died from SIGSEGV during the onnx path")
+add("crash-exit", "compile", "crashed", "crash",
+    message="the child process exited with code 1 during the compile path")
+add("crash-repeated", "export", "crashed", "crash",
+    message="dispatched 3 times without a record: capmap itself was killed each time this task ran")
+add("timeout", "compile", "timeout", "timeout",
+    message="the compile path ran past the time limit of 300 s and was killed")
+add("oom", "export", "oom", "oom",
+    message="the export path used 4.3 GiB of memory, over the limit of 4.0 GiB, and was killed")
+add("mismatch", "onnx", "mismatch", "numeric-mismatch", message="output 0: shape [2, 3], eager [2, 4]")
+eager_exc = capture(lambda: torch.rand(2, 3) @ torch.rand(4, 5))
+if eager_exc is not None:
+    add("eager-matmul", "eager", "fail", "eager-failure", eager_exc)
+    add("eager-fail", "onnx", "eager-fail", "eager-failure", eager_exc)
+add("skipped", "compile", "skipped", "not-applicable", message="needs a CUDA device")
+add("no-tensor-output", "onnx", "no-tensor-output", "not-applicable",
+    message="returned NoneType")
+
+OUT.write_text(json.dumps(examples, indent=2, sort_keys=True) + "\n")
+print(f"wrote {len(examples)} examples to {OUT}", file=sys.stderr)

@@ -1,0 +1,167 @@
+"""`capmap list` and bad input to `capmap run`: one clear line, exit 2, the store untouched."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import EXAMPLE, python_env, query, run_capmap
+
+
+def files_state(folder: Path) -> dict[str, tuple[bytes, int]]:
+    """Bytes and modification time of every file in `folder` (the store and its WAL files)."""
+    return {p.name: (p.read_bytes(), p.stat().st_mtime_ns) for p in sorted(folder.iterdir()) if p.is_file()}
+
+
+def one_line(stderr: str) -> str:
+    lines = [ln for ln in stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1, f"expected one line on stderr, got:\n{stderr}"
+    return lines[0]
+
+
+@pytest.fixture(scope="module")
+def stored(capmap_bin: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A store holding a finished eager run of two example cases."""
+    store = tmp_path_factory.mktemp("store") / "results.db"
+    done = run_capmap(
+        capmap_bin, "run", EXAMPLE, "--only", "relu", "--only", "matmul", "--paths", "eager", "--jobs", "1",
+        "--store", store, "--no-merge",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert query(store, "SELECT COUNT(*) FROM records") == [(2,)]
+    return store
+
+
+def write_registry(folder: Path, name: str, text: str) -> Path:
+    path = folder / name
+    path.write_text(text)
+    return path
+
+
+BAD_REGISTRIES = {
+    "syntax.py": (
+        "from capmap import case\ncase('a', 'g', print, [\n",
+        ["syntax.py:", "syntax"],
+    ),
+    "missing_import.py": (
+        "import torch\nimport capmap_no_such_package_xyz\n",
+        ["missing_import.py:2", "capmap_no_such_package_xyz"],
+    ),
+    "duplicate.py": (
+        "import torch\nfrom capmap import case\n"
+        "case('twice', 'g.h', torch.relu, [torch.zeros(1)])\n"
+        "case('twice', 'g.h', torch.relu, [torch.ones(1)])\n",
+        ["duplicate.py:4", "duplicate.py:3", "twice"],
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD_REGISTRIES))
+def test_a_registry_that_cannot_load_is_one_line_and_exit_2(
+    capmap_bin: Path, stored: Path, tmp_path: Path, name: str
+) -> None:
+    text, expected = BAD_REGISTRIES[name]
+    registry = write_registry(tmp_path, name, text)
+    before = files_state(stored.parent)
+    done = run_capmap(capmap_bin, "run", registry, "--paths", "eager", "--store", stored, "--no-merge")
+    assert done.returncode == 2, done.stderr
+    line = one_line(done.stderr)
+    for part in expected:
+        assert part in line, line
+    assert files_state(stored.parent) == before
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["--only", "no_case_is_called_this"], "no_case_is_called_this"),
+        (["--shard", "3/2"], "3/2"),
+        (["--shard", "one/two"], "one/two"),
+        (["--paths", "eager,teleport"], "teleport"),
+        (["--memory-limit", "lots"], "lots"),
+    ],
+)
+def test_bad_options_are_one_line_and_exit_2(
+    capmap_bin: Path, stored: Path, args: list[str], expected: str
+) -> None:
+    before = files_state(stored.parent)
+    done = run_capmap(capmap_bin, "run", EXAMPLE, "--store", stored, "--no-merge", *args)
+    assert done.returncode == 2, done.stderr
+    assert expected in one_line(done.stderr)
+    assert files_state(stored.parent) == before
+
+
+def test_an_unknown_registry_module_is_one_line_and_exit_2(capmap_bin: Path, stored: Path) -> None:
+    before = files_state(stored.parent)
+    done = run_capmap(capmap_bin, "run", "capmap_no_such_registry", "--store", stored, "--no-merge")
+    assert done.returncode == 2
+    assert "capmap_no_such_registry" in one_line(done.stderr)
+    assert files_state(stored.parent) == before
+
+
+def test_a_store_that_is_not_a_database_is_refused_and_kept(capmap_bin: Path, tmp_path: Path) -> None:
+    store = tmp_path / "results.db"
+    store.write_bytes(b"this is not an SQLite database\n" * 100)
+    before = files_state(tmp_path)
+    done = run_capmap(capmap_bin, "run", EXAMPLE, "--paths", "eager", "--store", store, "--no-merge")
+    assert done.returncode == 2
+    assert "results.db" in one_line(done.stderr)
+    assert files_state(tmp_path) == before
+
+
+def test_rerun_with_the_same_key_stores_nothing_new(capmap_bin: Path, stored: Path) -> None:
+    before = query(stored, "SELECT case_name, path, record, created FROM records ORDER BY case_name")
+    done = run_capmap(
+        capmap_bin, "run", EXAMPLE, "--only", "relu", "--only", "matmul", "--paths", "eager",
+        "--store", stored, "--no-merge",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert query(stored, "SELECT case_name, path, record, created FROM records ORDER BY case_name") == before
+
+
+def worker_listing(*registries: str | Path) -> dict:
+    done = subprocess.run(
+        [sys.executable, "-m", "capmap.worker", "--list", *map(str, registries)],
+        capture_output=True,
+        text=True,
+        env=python_env(),
+        timeout=60,
+        check=True,
+    )
+    return json.loads(done.stdout)
+
+
+def test_list_prints_every_case_with_group_and_skip_reason(capmap_bin: Path) -> None:
+    done = run_capmap(capmap_bin, "list", EXAMPLE)
+    assert done.returncode == 0, done.stderr
+    rows = {ln.split()[0]: ln for ln in done.stdout.splitlines()[1:] if ln.strip()}
+    for c in worker_listing(EXAMPLE)["cases"]:
+        assert c["name"] in rows
+        assert c["group"] in rows[c["name"]]
+        if c["skip"]:
+            assert c["skip"] in rows[c["name"]]
+
+
+def test_list_json_is_the_workers_inventory(capmap_bin: Path, tmp_path: Path) -> None:
+    chatty = write_registry(
+        tmp_path,
+        "chatty.py",
+        "import torch\nfrom capmap import case\nprint('registry says hello', end='')\n"
+        "case('neg', 'math.sign', torch.neg, [torch.ones(2)], note='prints at import')\n",
+    )
+    done = run_capmap(capmap_bin, "list", "--json", chatty)
+    assert done.returncode == 0, done.stderr
+    listed = json.loads(done.stdout)
+    assert [c["name"] for c in listed["cases"]] == ["neg"]
+    assert listed["cases"][0]["note"] == "prints at import"
+    assert listed["cases"] == worker_listing(chatty)["cases"]
+
+
+def test_list_of_a_broken_registry_is_one_line_and_exit_2(capmap_bin: Path, tmp_path: Path) -> None:
+    registry = write_registry(tmp_path, "syntax.py", "def broken(:\n")
+    done = run_capmap(capmap_bin, "list", registry)
+    assert done.returncode == 2
+    assert "syntax.py:1" in one_line(done.stderr)
