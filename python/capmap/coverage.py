@@ -15,7 +15,7 @@ import json
 import pkgutil
 import sys
 import warnings
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
@@ -183,10 +183,17 @@ def _resolve(dotted: str) -> Any:
     return None
 
 
+def _library_of_cases(reg: _registry.Registry) -> str:
+    """The top-level package most case targets come from (a registry module loaded on its own
+    after its package was imported has not called capmap.library again)."""
+    roots = Counter(c.ref.split(".", 1)[0] for c in reg.cases)
+    return roots.most_common(1)[0][0] if roots else ""
+
+
 def measure(reg: _registry.Registry) -> CoverageReport:
-    root = reg.library.get("name") or ""
+    root = reg.library.get("name") or _library_of_cases(reg)
     if not root:
-        raise RegistryError("registry does not name its library (capmap.library(...))")
+        raise RegistryError("registry does not name its library (capmap.library(...)) and has no cases")
     callables = public_callables(root)
     ids = {id(c.obj) for c in callables}
     by_case: dict[int, list[str]] = defaultdict(list)

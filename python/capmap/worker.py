@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import ctypes
 import faulthandler
-import importlib
 import json
 import math
 import os
@@ -245,15 +244,17 @@ class ForkServer:
         self.channel.send(done)
 
     def _warm(self, paths: list[str]) -> None:
-        """Imports the probe of each path once, here, so no child pays for it again."""
-        for path in paths:
-            if path in self._warmed:
-                continue
-            self._warmed.add(path)
-            try:
-                importlib.import_module(f"capmap.probes.{path}")
-            except Exception as exc:  # noqa: BLE001 - the child reports it in the path's record
-                print(f"capmap.worker: cannot import the {path} probe: {exc}", file=sys.stderr)
+        """Loads the probes of new paths here, once, so no child pays for them again."""
+        fresh = [p for p in paths if p not in self._warmed]
+        if not fresh:
+            return
+        self._warmed.update(fresh)
+        try:
+            from capmap import probes
+
+            probes.warm_up(fresh)
+        except Exception as exc:  # noqa: BLE001 - the child meets the same error and records it
+            print(f"capmap.worker: cannot load the probes of {fresh}: {exc}", file=sys.stderr)
 
     def _child(
         self, task: Any, case: Any, paths: list[str], threads: int, log_fd: int, go_fd: int, forked_at: float

@@ -32,9 +32,9 @@ std::string one_line(const std::string& text, std::size_t limit) {
 std::string format_summary(const CauseSummary& summary) {
   std::string out = fmt::format("{} failing case × path pairs", summary.failures);
   if (summary.failures) {
-    out += fmt::format(", {} unclassified ({:.1f}%)", summary.unclassified,
-                       100.0 * static_cast<double>(summary.unclassified) /
-                           static_cast<double>(summary.failures));
+    out += fmt::format(
+        ", {} unclassified ({:.1f}%)", summary.unclassified,
+        100.0 * static_cast<double>(summary.unclassified) / static_cast<double>(summary.failures));
   }
   out += "\n";
   std::string category;
@@ -65,8 +65,10 @@ void add_causes_command(CLI::App& app, int& exit_code) {
   auto* cmd = app.add_subcommand(
       "causes", "Count failure causes of a store or snapshot; list messages no rule explains");
   cmd->add_option("SNAPSHOT", args->snapshot, "Snapshot JSON (classified again with the rules)");
-  cmd->add_option("--store", args->stores, "Results store(s), read as merge would (incomplete is fine)");
-  cmd->add_option("--rules", args->rules, "Extra cause rules (TOML), tried before the shipped ones");
+  cmd->add_option("--store", args->stores,
+                  "Results store(s), read as merge would (incomplete is fine)");
+  cmd->add_option("--rules", args->rules,
+                  "Extra cause rules (TOML), tried before the shipped ones");
   cmd->add_option("--run-key", args->run_key, "Run key to read from the stores (default: newest)");
   cmd->add_flag("--unclassified", args->unclassified,
                 "List unexplained messages grouped by their normalised first line");

@@ -20,7 +20,8 @@ struct DiffArgs {
 
 void add_diff_command(CLI::App& app, int& exit_code) {
   auto args = std::make_shared<DiffArgs>();
-  auto* cmd = app.add_subcommand("diff", "Compare two snapshots: regressions, fixes, changed causes");
+  auto* cmd =
+      app.add_subcommand("diff", "Compare two snapshots: regressions, fixes, changed causes");
   cmd->add_option("OLD", args->old_file, "Earlier snapshot")->required();
   cmd->add_option("NEW", args->new_file, "Later snapshot")->required();
   cmd->add_option("--format", args->format, "text, md (pull request comment) or json")

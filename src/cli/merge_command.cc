@@ -25,13 +25,16 @@ void add_merge_command(CLI::App& app, int& exit_code) {
       "merge", "Merge stored records (one store or several shards) into one snapshot JSON");
   cmd->add_option("--store", args->stores, "Results store; repeat for shards")
       ->default_str("capmap-results/results.db");
-  cmd->add_option("--out", args->out, "Snapshot to write (default: snapshot.json beside the store)");
+  cmd->add_option("--out", args->out,
+                  "Snapshot to write (default: snapshot.json beside the store)");
   cmd->add_option("--kornia-json", args->kornia_json,
                   "Also write Kornia's docs/source/_data/export_support.json layout here");
-  cmd->add_option("--rules", args->rules, "Extra cause rules (TOML), tried before the shipped ones");
+  cmd->add_option("--rules", args->rules,
+                  "Extra cause rules (TOML), tried before the shipped ones");
   cmd->add_option("--run-key", args->run_key, "Merge this run key (default: the newest)");
-  cmd->add_flag("--force", args->force,
-                "Write even when records are missing or shards disagree; marks the snapshot incomplete");
+  cmd->add_flag(
+      "--force", args->force,
+      "Write even when records are missing or shards disagree; marks the snapshot incomplete");
   cmd->callback([args, &exit_code] {
     MergeOptions options;
     if (args->stores.empty()) args->stores.push_back("capmap-results/results.db");

@@ -1,9 +1,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "cli/commands.h"
 #include "common/atomic_file.h"

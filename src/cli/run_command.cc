@@ -12,6 +12,8 @@
 
 #include "cli/commands.h"
 #include "common/user_error.h"
+#include "merge/merge.h"
+#include "render/render.h"
 #include "run/byte_size.h"
 #include "run/case_selection.h"
 #include "run/interrupt_watcher.h"
@@ -83,11 +85,21 @@ std::string cpu_model() {
   return "";
 }
 
-// Writes the snapshot and the page after a run. Kept apart so that a run
-// without merge and render (--no-merge) never needs them.
-void merge_and_render(const std::filesystem::path& /*store*/, const std::filesystem::path& /*out*/) {
-  // TODO(merge/render): call capmap::merge_stores() and capmap::render_snapshot() here once
-  // merge/merge.h and render/render.h exist.
+// Writes snapshot.json and page.html for this run key. A run of part of the
+// registry (--only, --tag, a shard, the quick tier) cannot be complete, so its
+// snapshot is forced and says which records it lacks.
+void merge_and_render(const std::filesystem::path& store, const std::filesystem::path& out_dir,
+                      const std::string& run_key, bool partial) {
+  MergeOptions merge;
+  merge.stores = {store};
+  merge.out = out_dir / "snapshot.json";
+  merge.run_key = run_key;
+  merge.force = partial;
+  auto snapshot = merge_stores(merge);
+  RenderOptions render;
+  render.html = out_dir / "page.html";
+  render_snapshot(snapshot, render);
+  std::fprintf(stderr, "capmap: wrote %s and %s\n", merge.out.c_str(), render.html->c_str());
 }
 
 void run_command(const RunCommandOptions& options, int& exit_code) {
@@ -194,7 +206,8 @@ void run_command(const RunCommandOptions& options, int& exit_code) {
   if (!options.no_merge) {
     std::filesystem::path out =
         options.out.empty() ? store_path.parent_path() : std::filesystem::path(options.out);
-    merge_and_render(store_path, out);
+    bool partial = selected.size() < inventory.size() || filter.shard.count > 1;
+    merge_and_render(store_path, out, run_key, partial);
   }
   exit_code = 0;
 }

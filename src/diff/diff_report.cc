@@ -124,7 +124,8 @@ std::string diff_as_markdown(const SnapshotDiff& diff) {
     std::size_t n = diff.count(section.kind);
     if (!n) continue;
     out += fmt::format("\n**{} ({})**\n\n", section.title, n);
-    bool cases_only = section.kind == ChangeKind::kNewCase || section.kind == ChangeKind::kRemovedCase;
+    bool cases_only =
+        section.kind == ChangeKind::kNewCase || section.kind == ChangeKind::kRemovedCase;
     out += cases_only ? "| case |\n| --- |\n" : "| case | path | change |\n| --- | --- | --- |\n";
     for (const auto& c : diff.changes) {
       if (c.kind != section.kind) continue;
@@ -154,7 +155,7 @@ nlohmann::json diff_as_json(const SnapshotDiff& diff) {
         items.push_back(c.case_name);
         continue;
       }
-      nlohmann::json item = {{"case", c.case_name},       {"path", c.path},
+      nlohmann::json item = {{"case", c.case_name},        {"path", c.path},
                              {"old_status", c.old_status}, {"new_status", c.new_status},
                              {"old_cause", c.old_cause},   {"new_cause", c.new_cause}};
       if (c.kind == ChangeKind::kBreaksChanged) {

@@ -73,8 +73,14 @@ void diff_case(const std::string& name, const nlohmann::json& old_case,
     auto n = new_paths.find(path);
     PathView before = view(o != old_paths.end() ? *o : kAbsent);
     PathView after = view(n != new_paths.end() ? *n : kAbsent);
-    PathChange change{ChangeKind::kRegression, name,          path,         before.status,
-                      after.status,            before.cause, after.cause, before.breaks,
+    PathChange change{ChangeKind::kRegression,
+                      name,
+                      path,
+                      before.status,
+                      after.status,
+                      before.cause,
+                      after.cause,
+                      before.breaks,
                       after.breaks};
     bool was = supported(before.status), is = supported(after.status);
     if (was && !is) {
@@ -102,7 +108,8 @@ std::size_t SnapshotDiff::count(ChangeKind kind) const {
       changes.begin(), changes.end(), [kind](const PathChange& c) { return c.kind == kind; }));
 }
 
-SnapshotDiff diff_snapshots(const nlohmann::json& old_snapshot, const nlohmann::json& new_snapshot) {
+SnapshotDiff diff_snapshots(const nlohmann::json& old_snapshot,
+                            const nlohmann::json& new_snapshot) {
   SnapshotDiff diff;
   std::map<std::string, std::string> old_header, new_header;
   flatten(old_snapshot.at("header"), "", old_header);

@@ -20,7 +20,7 @@ enum class ChangeKind {
 struct PathChange {
   ChangeKind kind;
   std::string case_name;
-  std::string path;  // empty for new and removed cases
+  std::string path;                    // empty for new and removed cases
   std::string old_status, new_status;  // page statuses
   std::string old_cause, new_cause;
   std::optional<long long> old_breaks, new_breaks;

@@ -32,9 +32,8 @@ nlohmann::json load_snapshot(const std::filesystem::path& file) {
     throw bad("no integer 'schema_version'");
   }
   if (*version != 1) {
-    throw UserError(
-        fmt::format("{}: snapshot schema version {} is not supported (expected 1)", name,
-                    version->dump()));
+    throw UserError(fmt::format("{}: snapshot schema version {} is not supported (expected 1)",
+                                name, version->dump()));
   }
   if (!snapshot.contains("header") || !snapshot["header"].is_object()) {
     throw bad("no 'header' object");

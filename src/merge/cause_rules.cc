@@ -1,9 +1,9 @@
 #include "merge/cause_rules.h"
 
 #include <fmt/format.h>
+#include <toml++/toml.h>
 
 #include <algorithm>
-#include <toml++/toml.h>
 
 #include "common/atomic_file.h"
 #include "common/embedded_assets.h"
@@ -56,11 +56,21 @@ std::string_view first_line(std::string_view text) {
 }  // namespace
 
 const std::vector<std::string>& cause_categories() {
-  static const std::vector<std::string> categories{
-      "missing-onnx-lowering", "data-dependent", "control-flow", "unsupported-python",
-      "random-generator",      "mutation",       "dtype",        "numeric-mismatch",
-      "timeout",               "crash",          "oom",          "torch-bug",
-      "eager-failure",         "not-applicable", "unclassified"};
+  static const std::vector<std::string> categories{"missing-onnx-lowering",
+                                                   "data-dependent",
+                                                   "control-flow",
+                                                   "unsupported-python",
+                                                   "random-generator",
+                                                   "mutation",
+                                                   "dtype",
+                                                   "numeric-mismatch",
+                                                   "timeout",
+                                                   "crash",
+                                                   "oom",
+                                                   "torch-bug",
+                                                   "eager-failure",
+                                                   "not-applicable",
+                                                   "unclassified"};
   return categories;
 }
 
@@ -93,7 +103,7 @@ void CauseRules::add_file(std::string_view toml_text, const std::string& origin)
     if (!table) throw UserError(where + ": not a table");
     Rule rule;
     rule.origin = origin;
-    rule.id = table->get("id") ? (*table)["id"].value_or(std::string()) : std::string();
+    rule.id = (*table)["id"].value_or(std::string());
     if (rule.id.empty()) throw UserError(where + ": missing 'id'");
     where = fmt::format("{}: rule '{}'", origin, rule.id);
     for (const auto& known : rules_) {
@@ -153,8 +163,7 @@ Cause CauseRules::classify(const CauseQuery& query) const {
       int count = rule.message->NumberOfCapturingGroups();
       std::vector<re2::StringPiece> pieces(static_cast<std::size_t>(count) + 1);
       re2::StringPiece text(query.message.data(), query.message.size());
-      if (!rule.message->Match(text, 0, text.size(), RE2::UNANCHORED, pieces.data(),
-                               count + 1)) {
+      if (!rule.message->Match(text, 0, text.size(), RE2::UNANCHORED, pieces.data(), count + 1)) {
         continue;
       }
       for (int i = 1; i <= count; ++i) groups.emplace_back(pieces[i].data(), pieces[i].size());

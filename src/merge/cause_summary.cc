@@ -34,7 +34,8 @@ CauseSummary summarise_causes(const nlohmann::json& cases) {
   std::map<std::string, UnclassifiedGroup> groups;
   for (const auto& entry : cases) {
     const std::string name = entry.value("name", "");
-    for (const auto& [path, record] : entry.value("paths", nlohmann::json::object()).items()) {
+    const nlohmann::json paths = entry.value("paths", nlohmann::json::object());
+    for (const auto& [path, record] : paths.items()) {
       std::string shown = record.value("page_status", "");
       if (is_failure(shown)) {
         ++summary.failures;
@@ -58,10 +59,9 @@ CauseSummary summarise_causes(const nlohmann::json& cases) {
                      return std::tie(a.category, b.count) < std::tie(b.category, a.count);
                    });
   for (auto& [signature, group] : groups) summary.unclassified_groups.push_back(std::move(group));
-  std::stable_sort(summary.unclassified_groups.begin(), summary.unclassified_groups.end(),
-                   [](const UnclassifiedGroup& a, const UnclassifiedGroup& b) {
-                     return a.count > b.count;
-                   });
+  std::stable_sort(
+      summary.unclassified_groups.begin(), summary.unclassified_groups.end(),
+      [](const UnclassifiedGroup& a, const UnclassifiedGroup& b) { return a.count > b.count; });
   return summary;
 }
 

@@ -25,7 +25,7 @@ struct UnclassifiedGroup {
 struct CauseSummary {
   std::size_t failures = 0;  // paths whose page status is fail, mismatch, crashed, timeout or oom
   std::size_t unclassified = 0;
-  std::vector<CauseCount> causes;  // by category, then count (most first)
+  std::vector<CauseCount> causes;                      // by category, then count (most first)
   std::vector<UnclassifiedGroup> unclassified_groups;  // most first; breaks included
 };
 

@@ -32,13 +32,14 @@ nlohmann::json kornia_survey(const nlohmann::json& snapshot) {
       {"onnxscript", text_or_empty(versions, "onnxscript")},
       {"python", text_or_empty(versions, "python")},
       {"torch", text_or_empty(versions, "torch")},
-      {"opset", header.value("settings", nlohmann::json::object()).value("opset", nlohmann::json())},
+      {"opset",
+       header.value("settings", nlohmann::json::object()).value("opset", nlohmann::json())},
   };
   nlohmann::json cases = nlohmann::json::array();
   for (const auto& entry : snapshot.at("cases")) {
     nlohmann::json out;
-    for (const char* key : {"name", "package", "section", "operator", "variant", "note", "ref",
-                            "where"}) {
+    for (const char* key :
+         {"name", "package", "section", "operator", "variant", "note", "ref", "where"}) {
       out[key] = text_or_empty(entry, key);
     }
     const nlohmann::json& paths = entry.value("paths", nlohmann::json::object());

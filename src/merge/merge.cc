@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 
 #include "common/atomic_file.h"
@@ -70,7 +71,8 @@ std::string run_difference(const nlohmann::json& a, const nlohmann::json& b) {
     std::string name = key.substr(1);
     std::replace(name.begin(), name.end(), '/', '.');
     if (name.rfind("versions.", 0) == 0) name = name.substr(9);
-    changes.push_back(fmt::format("{} {} vs {}", name, va.is_string() ? va.get<std::string>() : va.dump(),
+    changes.push_back(fmt::format("{} {} vs {}", name,
+                                  va.is_string() ? va.get<std::string>() : va.dump(),
                                   vb.is_string() ? vb.get<std::string>() : vb.dump()));
   }
   return changes.empty() ? "same versions" : join_examples(changes, changes.size());
@@ -105,8 +107,8 @@ MergedSnapshot build_snapshot(const MergeOptions& options) {
     for (const auto& run : runs) {
       if (!options.run_key.empty()) {
         if (run.run_key == options.run_key) chosen = &run;
-      } else if (!chosen || std::tie(run.created, run.run_key) >
-                                std::tie(chosen->created, chosen->run_key)) {
+      } else if (!chosen ||
+                 std::tie(run.created, run.run_key) > std::tie(chosen->created, chosen->run_key)) {
         chosen = &run;
       }
     }
@@ -124,8 +126,8 @@ MergedSnapshot build_snapshot(const MergeOptions& options) {
   std::vector<bool> usable(stores.size(), false);
   for (std::size_t i = 0; i < stores.size(); ++i) {
     const auto& runs = runs_per_store[i];
-    usable[i] = std::any_of(runs.begin(), runs.end(),
-                            [&](const StoredRun& r) { return r.run_key == key; });
+    usable[i] =
+        std::any_of(runs.begin(), runs.end(), [&](const StoredRun& r) { return r.run_key == key; });
     if (usable[i]) continue;
     const StoredRun* other = nullptr;
     for (const auto& run : runs) {
@@ -159,9 +161,9 @@ MergedSnapshot build_snapshot(const MergeOptions& options) {
   if (shard_counts.size() > 1) {
     std::vector<std::string> splits;
     for (int n : shard_counts) splits.push_back(fmt::format("{}", n));
-    merged.problems.push_back(fmt::format(
-        "shards overlap: the stores split the run into different shard counts ({})",
-        join_examples(splits, splits.size())));
+    merged.problems.push_back(
+        fmt::format("shards overlap: the stores split the run into different shard counts ({})",
+                    join_examples(splits, splits.size())));
   } else if (shard_counts.size() == 1) {
     int count = *shard_counts.begin();
     std::vector<std::string> gaps;
@@ -181,14 +183,16 @@ MergedSnapshot build_snapshot(const MergeOptions& options) {
     if (!usable[i]) continue;
     for (auto& info : stores[i]->cases(key)) {
       if (!info.is_object() || !info.contains("name") || !info["name"].is_string()) {
-        throw UserError(fmt::format("{}: a case of run {} has no name", stores[i]->file().string(), key));
+        throw UserError(
+            fmt::format("{}: a case of run {} has no name", stores[i]->file().string(), key));
       }
       std::string name = info["name"];
       info.erase("paths");
       cases.emplace(name, std::move(info));
     }
     for (auto& info : stores[i]->excludes(key)) {
-      if (info.is_object() && info.contains("name")) excludes.emplace(info["name"].dump(), std::move(info));
+      if (info.is_object() && info.contains("name"))
+        excludes.emplace(info["name"].dump(), std::move(info));
     }
   }
 
@@ -217,8 +221,9 @@ MergedSnapshot build_snapshot(const MergeOptions& options) {
     });
   }
   if (overlap_count) {
-    merged.problems.push_back(fmt::format("shards overlap: {} case × path records are in more than one store ({})",
-                                          overlap_count, join_examples(overlaps, overlap_count)));
+    merged.problems.push_back(
+        fmt::format("shards overlap: {} case × path records are in more than one store ({})",
+                    overlap_count, join_examples(overlaps, overlap_count)));
   }
 
   // Every case × path needs a record; a skipped case is answered by its reason.
@@ -226,15 +231,17 @@ MergedSnapshot build_snapshot(const MergeOptions& options) {
   std::size_t missing_count = 0;
   nlohmann::json case_list = nlohmann::json::array();
   for (auto& [name, info] : cases) {
-    nlohmann::json entry = info;
+    std::optional<std::string> skip;
+    if (info.contains("skip") && info["skip"].is_string()) skip = info["skip"].get<std::string>();
+    nlohmann::json entry = std::move(info);
     nlohmann::json& entry_paths = entry["paths"] = nlohmann::json::object();
     auto& found = records[name];
     for (const auto& path : paths) {
       auto it = found.find(path);
       if (it != found.end()) {
         entry_paths[path] = std::move(it->second);
-      } else if (info.contains("skip") && info["skip"].is_string()) {
-        entry_paths[path] = {{"status", "skipped"}, {"message", info["skip"]}, {"seconds", 0}};
+      } else if (skip) {
+        entry_paths[path] = {{"status", "skipped"}, {"message", *skip}, {"seconds", 0}};
       } else {
         if (missing.size() < kNamedExamples) missing.push_back(fmt::format("{} {}", name, path));
         ++missing_count;

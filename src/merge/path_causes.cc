@@ -62,9 +62,8 @@ void classify_paths(nlohmann::json& cases, const CauseRules& rules) {
         record["category"] = "not-applicable";
         continue;
       }
-      Cause cause =
-          rules.classify({path, status, text_field(record, "error_type"),
-                          text_field(record, "gb_id"), message});
+      Cause cause = rules.classify(
+          {path, status, text_field(record, "error_type"), text_field(record, "gb_id"), message});
       record["cause"] = cause.text;
       record["category"] = cause.category;
     }

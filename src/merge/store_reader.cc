@@ -59,7 +59,8 @@ std::vector<nlohmann::json> StoreReader::json_column(const char* sql, const std:
                                                      const char* what) const {
   sqlite3_stmt* raw = nullptr;
   if (sqlite3_prepare_v2(db_, sql, -1, &raw, nullptr) != SQLITE_OK) {
-    throw UserError(fmt::format("{}: cannot read {}: {}", file_.string(), what, sqlite3_errmsg(db_)));
+    throw UserError(
+        fmt::format("{}: cannot read {}: {}", file_.string(), what, sqlite3_errmsg(db_)));
   }
   Statement stmt(raw);
   sqlite3_bind_text(stmt.get(), 1, run_key.data(), static_cast<int>(run_key.size()),
@@ -75,7 +76,8 @@ std::vector<nlohmann::json> StoreReader::json_column(const char* sql, const std:
     rows.push_back(std::move(parsed));
   }
   if (rc != SQLITE_DONE) {
-    throw UserError(fmt::format("{}: cannot read {}: {}", file_.string(), what, sqlite3_errmsg(db_)));
+    throw UserError(
+        fmt::format("{}: cannot read {}: {}", file_.string(), what, sqlite3_errmsg(db_)));
   }
   return rows;
 }
@@ -148,7 +150,8 @@ void StoreReader::for_each_record(const std::string& run_key,
                          "SELECT case_name, path, status, seconds, record, created FROM records "
                          "WHERE run_key = ?1 ORDER BY case_name, path",
                          -1, &raw, nullptr) != SQLITE_OK) {
-    throw UserError(fmt::format("{}: cannot read records: {}", file_.string(), sqlite3_errmsg(db_)));
+    throw UserError(
+        fmt::format("{}: cannot read records: {}", file_.string(), sqlite3_errmsg(db_)));
   }
   Statement stmt(raw);
   sqlite3_bind_text(stmt.get(), 1, run_key.data(), static_cast<int>(run_key.size()),
@@ -160,8 +163,8 @@ void StoreReader::for_each_record(const std::string& run_key,
     rec.path = column_text(stmt.get(), 1);
     const char* text = reinterpret_cast<const char*>(sqlite3_column_text(stmt.get(), 4));
     int size = sqlite3_column_bytes(stmt.get(), 4);
-    rec.record = text ? nlohmann::json::parse(text, text + size, nullptr, false)
-                      : nlohmann::json::object();
+    rec.record =
+        text ? nlohmann::json::parse(text, text + size, nullptr, false) : nlohmann::json::object();
     if (rec.record.is_discarded() || !rec.record.is_object()) {
       throw UserError(fmt::format("{}: record {} / {} is not a JSON object", file_.string(),
                                   rec.case_name, rec.path));
@@ -175,7 +178,8 @@ void StoreReader::for_each_record(const std::string& run_key,
     visit(std::move(rec));
   }
   if (rc != SQLITE_DONE) {
-    throw UserError(fmt::format("{}: cannot read records: {}", file_.string(), sqlite3_errmsg(db_)));
+    throw UserError(
+        fmt::format("{}: cannot read records: {}", file_.string(), sqlite3_errmsg(db_)));
   }
 }
 

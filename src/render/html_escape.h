@@ -1,9 +1,8 @@
 #pragma once
 // Escaping for text that comes from a snapshot and lands in HTML.
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
-
-#include <nlohmann/json.hpp>
 
 namespace capmap {
 

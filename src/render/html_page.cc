@@ -21,7 +21,8 @@ std::string asset(const char* name) {
 
 std::string header_html(const PageModel& model) {
   std::string out = fmt::format(
-      "<h1>{} <span class=\"cm-sub\">graph capture compatibility</span></h1>\n<dl class=\"cm-facts\">\n",
+      "<h1>{} <span class=\"cm-sub\">graph capture compatibility</span></h1>\n<dl "
+      "class=\"cm-facts\">\n",
       escape_html(library_title(model.header)));
   for (const auto& [label, value] : header_facts(model.header)) {
     bool incomplete = label == "Completeness" && !model.header.complete;
@@ -64,7 +65,8 @@ std::string tally_cell(const PathTally& t) {
 
 std::string summary_html(const PageModel& model) {
   std::string out =
-      "<div class=\"cm-scroll\"><table class=\"cm-summary\">\n<thead><tr><th scope=\"col\">Package</th>"
+      "<div class=\"cm-scroll\"><table class=\"cm-summary\">\n<thead><tr><th "
+      "scope=\"col\">Package</th>"
       "<th scope=\"col\" class=\"num\">Cases</th>";
   for (const PagePath& p : model.paths) {
     out += fmt::format("<th scope=\"col\" class=\"num\">{}</th>", escape_html(p.label));
@@ -90,7 +92,8 @@ std::string summary_html(const PageModel& model) {
 std::string causes_html(const PageModel& model) {
   if (model.causes.empty()) return "<p>No failures.</p>\n";
   std::string out =
-      "<div class=\"cm-scroll\"><table class=\"cm-causes\">\n<thead><tr><th scope=\"col\">Cause</th>"
+      "<div class=\"cm-scroll\"><table class=\"cm-causes\">\n<thead><tr><th "
+      "scope=\"col\">Cause</th>"
       "<th scope=\"col\">Category</th>";
   for (const PagePath& p : model.paths) {
     out += fmt::format("<th scope=\"col\" class=\"num\">{}</th>", escape_html(p.label));
@@ -110,9 +113,9 @@ std::string causes_html(const PageModel& model) {
 std::string legend_html() {
   std::string out = "<dl class=\"cm-legend\">\n";
   for (const auto& [status, meaning] : status_legend()) {
-    out += fmt::format("<div><dt><span class=\"badge {}\">{}</span></dt><dd>{}</dd></div>\n",
-                       status_class(status), escape_html(status_label(status)),
-                       escape_html(meaning));
+    out +=
+        fmt::format("<div><dt><span class=\"badge {}\">{}</span></dt><dd>{}</dd></div>\n",
+                    status_class(status), escape_html(status_label(status)), escape_html(meaning));
   }
   out +=
       "</dl>\n<p>Supported counts ok, ok with graph breaks and ok-unverified; n/a cases are not "
@@ -122,7 +125,8 @@ std::string legend_html() {
 }
 
 // Replaces @@NAME@@ markers in one pass, so inserted text is never scanned again.
-std::string fill_template(const std::string& tmpl, const std::map<std::string, std::string>& values) {
+std::string fill_template(const std::string& tmpl,
+                          const std::map<std::string, std::string>& values) {
   std::string out;
   out.reserve(tmpl.size() + 1024);
   std::size_t pos = 0;
@@ -159,16 +163,15 @@ std::string status_class(const std::string& page_status) {
 
 std::string render_html_page(const PageModel& model) {
   std::string title = library_title(model.header) + " — graph capture compatibility";
-  return fill_template(asset("page.html"),
-                       {{"TITLE", escape_html(title)},
-                        {"CSS", asset("page.css")},
-                        {"HEADER", header_html(model)},
-                        {"CARDS", cards_html(model)},
-                        {"SUMMARY", summary_html(model)},
-                        {"CAUSES", causes_html(model)},
-                        {"LEGEND", legend_html()},
-                        {"DATA", json_for_script(page_data(model))},
-                        {"JS", asset("page.js")}});
+  return fill_template(asset("page.html"), {{"TITLE", escape_html(title)},
+                                            {"CSS", asset("page.css")},
+                                            {"HEADER", header_html(model)},
+                                            {"CARDS", cards_html(model)},
+                                            {"SUMMARY", summary_html(model)},
+                                            {"CAUSES", causes_html(model)},
+                                            {"LEGEND", legend_html()},
+                                            {"DATA", json_for_script(page_data(model))},
+                                            {"JS", asset("page.js")}});
 }
 
 }  // namespace capmap

@@ -30,12 +30,30 @@ std::string escape_markdown(std::string_view text) {
   out.reserve(text.size() + 8);
   for (char c : text) {
     switch (c) {
-      case '\n': case '\r': case '\t': out += ' '; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '&': out += "&amp;"; break;
-      case '|': case '\\': case '`': case '*': case '_': case '[': case ']': case '#':
-      case '~': case '!':
+      case '\n':
+      case '\r':
+      case '\t':
+        out += ' ';
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '|':
+      case '\\':
+      case '`':
+      case '*':
+      case '_':
+      case '[':
+      case ']':
+      case '#':
+      case '~':
+      case '!':
         out += '\\';
         out += c;
         break;
@@ -62,8 +80,8 @@ std::string render_markdown_summary(const PageModel& model, std::size_t max_caus
   for (std::size_t i = 0; i < model.paths.size(); ++i) {
     out += table_row({escape_markdown(model.paths[i].label), tally_text(model.cards[i])});
   }
-  out += table_row({escape_markdown(all_pass_title(model)),
-                    tally_text({model.all_pass, model.cases.size()})});
+  out += table_row(
+      {escape_markdown(all_pass_title(model)), tally_text({model.all_pass, model.cases.size()})});
   out += fmt::format("\n{} distinct operators probed in {} cases.\n\n", model.operators_probed,
                      model.cases.size());
 

@@ -23,8 +23,11 @@ json page_data(const PageModel& model) {
       if (!c.location_url.empty()) cause["h"] = c.location_url;
       causes.push_back(std::move(cause));
     }
-    json item = {{"n", row.name}, {"o", row.operator_name}, {"k", row.package},
-                 {"st", row.statuses}, {"c", std::move(causes)}};
+    json item = {{"n", row.name},
+                 {"o", row.operator_name},
+                 {"k", row.package},
+                 {"st", row.statuses},
+                 {"c", std::move(causes)}};
     if (!row.variant.empty()) item["v"] = row.variant;
     if (!row.note.empty()) item["note"] = row.note;
     if (!row.ref.empty()) item["ref"] = row.ref;
@@ -32,8 +35,8 @@ json page_data(const PageModel& model) {
     if (row.graph_breaks) item["gb"] = *row.graph_breaks;
     cases.push_back(std::move(item));
   }
-  return {{"paths", std::move(paths)}, {"sections", std::move(sections)},
-          {"cases", std::move(cases)}};
+  return {
+      {"paths", std::move(paths)}, {"sections", std::move(sections)}, {"cases", std::move(cases)}};
 }
 
 }  // namespace capmap

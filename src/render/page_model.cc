@@ -35,8 +35,8 @@ std::pair<std::string, std::string> split_frame(std::string_view frame) {
   auto colon = frame.rfind(':');
   if (colon == std::string_view::npos) return {std::string(frame), ""};
   std::string_view line = frame.substr(colon + 1);
-  bool digits = !line.empty() && std::all_of(line.begin(), line.end(),
-                                             [](char c) { return c >= '0' && c <= '9'; });
+  bool digits = !line.empty() &&
+                std::all_of(line.begin(), line.end(), [](char c) { return c >= '0' && c <= '9'; });
   if (!digits) return {std::string(frame), ""};
   return {std::string(frame.substr(0, colon)), std::string(line)};
 }
@@ -59,8 +59,8 @@ PageHeader read_header(const json& header) {
   }
   if (auto versions = header.find("versions"); versions != header.end() && versions->is_object()) {
     // torch first: it is the version readers look for.
-    static const std::vector<std::string> preferred = {"torch", "onnx", "onnxruntime",
-                                                        "onnxscript", "python"};
+    static const std::vector<std::string> preferred = {"torch", "onnx", "onnxruntime", "onnxscript",
+                                                       "python"};
     for (const std::string& name : preferred) {
       if (auto v = versions->find(name); v != versions->end()) {
         h.versions.emplace_back(name, v->is_string() ? v->get<std::string>() : v->dump());
@@ -128,7 +128,8 @@ std::vector<CauseLine> read_causes(const json& case_paths, const std::vector<Pag
     if (category.empty()) category = "unclassified";
     std::string frame = innermost_frame(*it);
     auto [file, line] = split_frame(frame);
-    std::string location = frame.empty() ? std::string() : (line.empty() ? file : file + ":" + line);
+    std::string location =
+        frame.empty() ? std::string() : (line.empty() ? file : file + ":" + line);
     auto same = std::find_if(lines.begin(), lines.end(), [&](const CauseLine& l) {
       return l.text == text && l.location == location;
     });
@@ -191,8 +192,9 @@ CaseRow read_case(const json& c, std::size_t index, const std::vector<PagePath>&
 }
 
 bool all_pass(const CaseRow& row) {
-  return !row.statuses.empty() && std::all_of(row.statuses.begin(), row.statuses.end(),
-                                              [](const std::string& s) { return is_pass_status(s); });
+  return !row.statuses.empty() &&
+         std::all_of(row.statuses.begin(), row.statuses.end(),
+                     [](const std::string& s) { return is_pass_status(s); });
 }
 
 void tally(const PageModel& model, const CaseRow& row, std::vector<PathTally>& per_path) {
@@ -282,7 +284,8 @@ PageModel build_page_model(const json& snapshot, const UrlTemplates& urls) {
     for (const CauseLine& line : row.causes) {
       auto [it, fresh] = cause_index.emplace(line.text, model.causes.size());
       if (fresh) {
-        model.causes.push_back({line.text, line.category, std::vector<std::size_t>(model.paths.size()), 0});
+        model.causes.push_back(
+            {line.text, line.category, std::vector<std::size_t>(model.paths.size()), 0});
       }
       CauseTally& t = model.causes[it->second];
       for (std::size_t p : line.paths) ++t.per_path[p];

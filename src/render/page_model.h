@@ -3,11 +3,10 @@
 // summary), computed once so the three never disagree on a count.
 #include <cstddef>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "render/url_templates.h"
 
@@ -15,8 +14,8 @@ namespace capmap {
 
 // A capture path shown on the page (eager is the reference, never a column).
 struct PagePath {
-  std::string id;     // "onnx"
-  std::string label;  // "ONNX"
+  std::string id;           // "onnx"
+  std::string label;        // "ONNX"
   std::string short_label;  // "ONNX", "export", "compile": used in cause lines
 };
 

@@ -25,9 +25,9 @@ std::vector<std::pair<std::string, std::string>> header_facts(const PageHeader& 
                                          ? std::string("complete")
                                          : fmt::format("incomplete: {} cases missing", h.missing));
   if (h.coverage_percent) {
-    facts.emplace_back("Coverage", fmt::format("{:.1f} % of public names ({} of {})",
-                                               *h.coverage_percent, h.coverage_covered,
-                                               h.coverage_total));
+    facts.emplace_back("Coverage",
+                       fmt::format("{:.1f} % of public names ({} of {})", *h.coverage_percent,
+                                   h.coverage_covered, h.coverage_total));
   }
   if (!h.run_key.empty()) facts.emplace_back("Run key", h.run_key);
   return facts;

@@ -2,10 +2,9 @@
 // Turns a snapshot into what a library's users read: the HTML page, a Sphinx
 // page and a Markdown summary.
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
-
-#include <nlohmann/json.hpp>
 
 namespace capmap {
 

@@ -26,13 +26,27 @@ std::string rst_url(std::string_view url) {
   std::string out;
   for (char c : url) {
     switch (c) {
-      case ' ': out += "%20"; break;
-      case '<': out += "%3C"; break;
-      case '>': out += "%3E"; break;
-      case '`': out += "%60"; break;
-      case '\\': out += "%5C"; break;
-      case '\n': case '\r': case '\t': break;
-      default: out += c;
+      case ' ':
+        out += "%20";
+        break;
+      case '<':
+        out += "%3C";
+        break;
+      case '>':
+        out += "%3E";
+        break;
+      case '`':
+        out += "%60";
+        break;
+      case '\\':
+        out += "%5C";
+        break;
+      case '\n':
+      case '\r':
+      case '\t':
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -102,7 +116,8 @@ std::string operator_cell(const CaseRow& row, const SphinxInventory* inventory, 
 }
 
 std::string cause_text(const PageModel& model, const CauseLine& cause) {
-  std::string out = "**" + escape_rst(cause_paths_text(model, cause)) + "**: " + escape_rst(cause.text);
+  std::string out =
+      "**" + escape_rst(cause_paths_text(model, cause)) + "**: " + escape_rst(cause.text);
   if (!cause.location.empty()) out += " (" + link(cause.location, cause.location_url) + ")";
   return out;
 }
@@ -142,8 +157,8 @@ std::string escape_rst(std::string_view text) {
   for (char c : text) {
     if (c == '\n' || c == '\r' || c == '\t') c = ' ';
     if (static_cast<unsigned char>(c) < 0x20) continue;
-    bool markup = std::string_view("\\`*_|:<>[]{}#+-=.!'\"()~^$%&,;?@/").find(c) !=
-                  std::string_view::npos;
+    bool markup =
+        std::string_view("\\`*_|:<>[]{}#+-=.!'\"()~^$%&,;?@/").find(c) != std::string_view::npos;
     // A leading digit or marker could start an enumerated or bullet list.
     if (markup || (first && std::isdigit(static_cast<unsigned char>(c)))) out += '\\';
     out += c;
@@ -168,9 +183,10 @@ RstPage render_rst_page(const PageModel& model, const SphinxInventory* inventory
   out += heading("At a glance", '-');
   std::vector<std::vector<std::string>> card_rows;
   for (std::size_t i = 0; i < model.paths.size(); ++i) {
-    card_rows.push_back({escape_rst(model.paths[i].label), std::to_string(model.cards[i].supported),
-                         std::to_string(model.cards[i].probed),
-                         escape_rst(percent_text(model.cards[i].supported, model.cards[i].probed))});
+    card_rows.push_back(
+        {escape_rst(model.paths[i].label), std::to_string(model.cards[i].supported),
+         std::to_string(model.cards[i].probed),
+         escape_rst(percent_text(model.cards[i].supported, model.cards[i].probed))});
   }
   card_rows.push_back({escape_rst(all_pass_title(model)), std::to_string(model.all_pass),
                        std::to_string(model.cases.size()),
@@ -232,13 +248,15 @@ RstPage render_rst_page(const PageModel& model, const SphinxInventory* inventory
   // Same relative widths in every section table, most room for the causes.
   std::string widths = "20 10";
   for (std::size_t i = 0; i < model.paths.size(); ++i) widths += " 9";
-  widths += " 7 " + std::to_string(std::max<int>(10, 63 - 9 * static_cast<int>(model.paths.size())));
+  widths +=
+      " 7 " + std::to_string(std::max<int>(10, 63 - 9 * static_cast<int>(model.paths.size())));
   for (const CaseSection& section : model.sections) {
     out += heading(section_title(section), '~');
     std::vector<std::vector<std::string>> rows;
     for (std::size_t index : section.cases) {
       const CaseRow& row = model.cases[index];
-      std::vector<std::string> cells = {operator_cell(row, inventory, page), escape_rst(row.variant)};
+      std::vector<std::string> cells = {operator_cell(row, inventory, page),
+                                        escape_rst(row.variant)};
       for (const std::string& s : row.statuses) cells.push_back(badge(s));
       cells.push_back(row.graph_breaks ? std::to_string(*row.graph_breaks) : std::string());
       cells.push_back(causes_cell(model, row));

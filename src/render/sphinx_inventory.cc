@@ -89,9 +89,9 @@ const InventoryEntry* SphinxInventory::find(const std::string& name) const {
 
 std::string cross_reference_role(const InventoryEntry& entry) {
   static const std::map<std::string, std::string> roles = {
-      {"py:function", "py:func"},   {"py:class", "py:class"},   {"py:method", "py:meth"},
-      {"py:module", "py:mod"},      {"py:attribute", "py:attr"}, {"py:data", "py:data"},
-      {"py:exception", "py:exc"},   {"py:property", "py:attr"},
+      {"py:function", "py:func"}, {"py:class", "py:class"},    {"py:method", "py:meth"},
+      {"py:module", "py:mod"},    {"py:attribute", "py:attr"}, {"py:data", "py:data"},
+      {"py:exception", "py:exc"}, {"py:property", "py:attr"},
   };
   auto it = roles.find(entry.domain_role);
   return it == roles.end() ? "py:obj" : it->second;

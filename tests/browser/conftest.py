@@ -10,10 +10,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from page_session import PageSession  # noqa: E402
 from snapshots import write_snapshot  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
@@ -23,7 +24,9 @@ CHROMIUM = "/usr/bin/chromium"
 @pytest.fixture(scope="session")
 def capmap_bin() -> Path:
     """The C++ binary under test. Missing is a failure, never a silent skip."""
-    for candidate in filter(None, [os.environ.get("CAPMAP_BIN", ""), str(REPO / "build" / "tests" / "capmap")]):
+    for candidate in filter(
+        None, [os.environ.get("CAPMAP_BIN", ""), str(REPO / "build" / "tests" / "capmap")]
+    ):
         if os.access(candidate, os.X_OK):
             return Path(candidate)
     pytest.fail("capmap binary not found: set CAPMAP_BIN or build build/tests/capmap")
@@ -57,28 +60,6 @@ def render_page(capmap_bin: Path, tmp_path: Path) -> Callable[..., Path]:
         return html
 
     return render
-
-
-class PageSession:
-    """A page plus every console error and uncaught exception it produced."""
-
-    def __init__(self, page: Page) -> None:
-        self.page = page
-        self.errors: list[str] = []
-        self.dialogs: list[str] = []
-        page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
-        page.on("pageerror", lambda e: self.errors.append(str(e)))
-
-        def on_dialog(dialog: Any) -> None:
-            self.dialogs.append(dialog.message)
-            dialog.dismiss()
-
-        page.on("dialog", on_dialog)
-
-    def open(self, html: Path, fragment: str = "") -> Page:
-        self.page.goto(html.as_uri() + fragment)
-        self.page.wait_for_selector("html[data-capmap-ready]")
-        return self.page
 
 
 @pytest.fixture

@@ -73,7 +73,9 @@ def path_result(
     return result
 
 
-def case(name: str, group: str, paths: dict[str, dict[str, Any]], note: str = "", ref: str = "") -> dict[str, Any]:
+def case(
+    name: str, group: str, paths: dict[str, dict[str, Any]], note: str = "", ref: str = ""
+) -> dict[str, Any]:
     operator = name.split("[", 1)[0]
     variant = name.split("[", 1)[1][:-1] if "[" in name else ""
     package, _, section = group.partition(".")
@@ -155,7 +157,10 @@ def small_snapshot() -> dict[str, Any]:
             {
                 "onnx": ok,
                 "export": path_result(
-                    "fail", "unsupported Python construct", "unsupported-python", "kornia/filters/canny.py:77 in canny"
+                    "fail",
+                    "unsupported Python construct",
+                    "unsupported-python",
+                    "kornia/filters/canny.py:77 in canny",
                 ),
                 "compile": path_result("crashed", "crash (SIGSEGV)", "crash"),
             },
@@ -176,7 +181,7 @@ HOSTILE = "<script>window.__pwned = 1</script>"
 
 def hostile_snapshot() -> dict[str, Any]:
     """Names, notes and messages that would run script if they were parsed as HTML."""
-    quote = "\"'><img src=x onerror=\"window.__pwned=2\">"
+    quote = '"\'><img src=x onerror="window.__pwned=2">'
     cases = [
         case(
             HOSTILE,
@@ -220,7 +225,17 @@ _CAUSES = [
     ("random generator inside the graph", "random-generator"),
     ("internal torch error", "torch-bug"),
 ]
-_PACKAGES = ["augmentation", "color", "contrib", "enhance", "feature", "filters", "geometry", "losses", "metrics"]
+_PACKAGES = [
+    "augmentation",
+    "color",
+    "contrib",
+    "enhance",
+    "feature",
+    "filters",
+    "geometry",
+    "losses",
+    "metrics",
+]
 
 
 def synthetic_snapshot(count: int, seed: int = 7) -> dict[str, Any]:
@@ -237,7 +252,9 @@ def synthetic_snapshot(count: int, seed: int = 7) -> dict[str, Any]:
             if roll < 0.7:
                 paths[p] = path_result("ok", graph_breaks=0 if p == "compile" else None)
             elif roll < 0.75 and p == "compile":
-                paths[p] = path_result("ok-breaks", *_CAUSES[3], "kornia/a.py:5 in f", graph_breaks=rng.randrange(1, 5))
+                paths[p] = path_result(
+                    "ok-breaks", *_CAUSES[3], "kornia/a.py:5 in f", graph_breaks=rng.randrange(1, 5)
+                )
             elif roll < 0.78:
                 paths[p] = path_result("n/a", "eager failed", "eager-failure")
             else:

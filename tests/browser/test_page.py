@@ -7,7 +7,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 import pytest
-from conftest import PageSession
+from page_session import PageSession
 from playwright.sync_api import Page
 from snapshots import HOSTILE, hostile_snapshot, small_snapshot, synthetic_snapshot
 
@@ -113,7 +113,9 @@ def test_each_view_shows_what_it_claims(
         ("not-applicable", {"random_crop"}),
     ],
 )
-def test_cause_category_filter(session: PageSession, small_page: Path, category: str, expected: set[str]) -> None:
+def test_cause_category_filter(
+    session: PageSession, small_page: Path, category: str, expected: set[str]
+) -> None:
     page = session.open(small_page)
     page.locator("#cm-cat").select_option(category)
     assert visible(page) == expected
@@ -155,7 +157,9 @@ def test_shared_cause_is_shown_once_with_its_source_link(session: PageSession, s
     badges = row.locator(".badge").all_inner_texts()
     assert badges == ["fail", "fail", "ok"]
     docs = row.locator("td.op a").get_attribute("href")
-    assert docs == "https://kornia.readthedocs.io/en/latest/search.html?q=kornia.geometry.transform.warp_affine"
+    assert (
+        docs == "https://kornia.readthedocs.io/en/latest/search.html?q=kornia.geometry.transform.warp_affine"
+    )
 
 
 def test_url_fragment_restores_a_view(session: PageSession, small_page: Path) -> None:
@@ -167,12 +171,12 @@ def test_url_fragment_restores_a_view(session: PageSession, small_page: Path) ->
     page.locator("#cm-cat").select_option("data-dependent")
     assert "view=fail-export" in page.url and "cat=data-dependent" in page.url
     page.reload()
-    page.wait_for_selector("html[data-capmap-ready]")
+    page.wait_for_selector("html[data-capmap-complete]")
     assert visible(page) == {"warp_affine[bilinear]"}
     assert page.locator("#cm-cat").input_value() == "data-dependent"
     # A pasted fragment naming a cause restores that filter too.
     page.goto(small_page.as_uri() + "#cause=" + quote("timed out after 300 s"))
-    page.wait_for_selector("html[data-capmap-ready]")
+    page.wait_for_selector("html[data-capmap-complete]")
     assert visible(page) == {"find_homography_dlt"}
 
 
@@ -225,7 +229,9 @@ def test_html_and_js_in_the_snapshot_stay_inert(
     assert page.evaluate("window.__pwned") is None
 
 
-def test_five_thousand_cases_render_and_filter(session: PageSession, render_page: Callable[..., Path]) -> None:
+def test_five_thousand_cases_render_and_filter(
+    session: PageSession, render_page: Callable[..., Path]
+) -> None:
     html = render_page(synthetic_snapshot(5000), "large")
     page = session.open(html)
     assert session.errors == []

@@ -9,7 +9,6 @@ from typing import NamedTuple
 import numpy as np
 import pytest
 import torch
-
 from capmap.compare import clone_inputs, compare, flatten, summary
 
 

@@ -12,8 +12,15 @@ from conftest import EXAMPLE, python_env, query, run_capmap
 
 
 def files_state(folder: Path) -> dict[str, tuple[bytes, int]]:
-    """Bytes and modification time of every file in `folder` (the store and its WAL files)."""
-    return {p.name: (p.read_bytes(), p.stat().st_mtime_ns) for p in sorted(folder.iterdir()) if p.is_file()}
+    """Bytes and modification time of the store and its write-ahead log in `folder`.
+
+    The -shm file is left out: it is SQLite's shared-memory index, which any reader updates.
+    """
+    return {
+        p.name: (p.read_bytes(), p.stat().st_mtime_ns)
+        for p in sorted(folder.iterdir())
+        if p.is_file() and not p.name.endswith("-shm")
+    }
 
 
 def one_line(stderr: str) -> str:
@@ -66,7 +73,9 @@ def test_a_registry_that_cannot_load_is_one_line_and_exit_2(
     text, expected = BAD_REGISTRIES[name]
     registry = write_registry(tmp_path, name, text)
     before = files_state(stored.parent)
-    done = run_capmap(capmap_bin, "run", registry, "--paths", "eager", "--store", stored, "--no-merge")
+    done = run_capmap(
+        capmap_bin, "run", registry, "--paths", "eager", "--jobs", "1", "--store", stored, "--no-merge"
+    )
     assert done.returncode == 2, done.stderr
     line = one_line(done.stderr)
     for part in expected:
@@ -88,7 +97,7 @@ def test_bad_options_are_one_line_and_exit_2(
     capmap_bin: Path, stored: Path, args: list[str], expected: str
 ) -> None:
     before = files_state(stored.parent)
-    done = run_capmap(capmap_bin, "run", EXAMPLE, "--store", stored, "--no-merge", *args)
+    done = run_capmap(capmap_bin, "run", EXAMPLE, "--jobs", "1", "--store", stored, "--no-merge", *args)
     assert done.returncode == 2, done.stderr
     assert expected in one_line(done.stderr)
     assert files_state(stored.parent) == before
@@ -96,7 +105,9 @@ def test_bad_options_are_one_line_and_exit_2(
 
 def test_an_unknown_registry_module_is_one_line_and_exit_2(capmap_bin: Path, stored: Path) -> None:
     before = files_state(stored.parent)
-    done = run_capmap(capmap_bin, "run", "capmap_no_such_registry", "--store", stored, "--no-merge")
+    done = run_capmap(
+        capmap_bin, "run", "capmap_no_such_registry", "--jobs", "1", "--store", stored, "--no-merge"
+    )
     assert done.returncode == 2
     assert "capmap_no_such_registry" in one_line(done.stderr)
     assert files_state(stored.parent) == before
@@ -106,7 +117,9 @@ def test_a_store_that_is_not_a_database_is_refused_and_kept(capmap_bin: Path, tm
     store = tmp_path / "results.db"
     store.write_bytes(b"this is not an SQLite database\n" * 100)
     before = files_state(tmp_path)
-    done = run_capmap(capmap_bin, "run", EXAMPLE, "--paths", "eager", "--store", store, "--no-merge")
+    done = run_capmap(
+        capmap_bin, "run", EXAMPLE, "--paths", "eager", "--jobs", "1", "--store", store, "--no-merge"
+    )
     assert done.returncode == 2
     assert "results.db" in one_line(done.stderr)
     assert files_state(tmp_path) == before
@@ -116,10 +129,15 @@ def test_rerun_with_the_same_key_stores_nothing_new(capmap_bin: Path, stored: Pa
     before = query(stored, "SELECT case_name, path, record, created FROM records ORDER BY case_name")
     done = run_capmap(
         capmap_bin, "run", EXAMPLE, "--only", "relu", "--only", "matmul", "--paths", "eager",
-        "--store", stored, "--no-merge",
+        "--jobs", "1", "--store", stored, "--no-merge",
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert query(stored, "SELECT case_name, path, record, created FROM records ORDER BY case_name") == before
+
+
+@pytest.fixture(scope="module")
+def example_listing() -> dict:
+    return worker_listing(EXAMPLE)
 
 
 def worker_listing(*registries: str | Path) -> dict:
@@ -134,18 +152,18 @@ def worker_listing(*registries: str | Path) -> dict:
     return json.loads(done.stdout)
 
 
-def test_list_prints_every_case_with_group_and_skip_reason(capmap_bin: Path) -> None:
+def test_list_prints_every_case_with_group_and_skip_reason(capmap_bin: Path, example_listing: dict) -> None:
     done = run_capmap(capmap_bin, "list", EXAMPLE)
     assert done.returncode == 0, done.stderr
     rows = {ln.split()[0]: ln for ln in done.stdout.splitlines()[1:] if ln.strip()}
-    for c in worker_listing(EXAMPLE)["cases"]:
+    for c in example_listing["cases"]:
         assert c["name"] in rows
         assert c["group"] in rows[c["name"]]
         if c["skip"]:
             assert c["skip"] in rows[c["name"]]
 
 
-def test_list_json_is_the_workers_inventory(capmap_bin: Path, tmp_path: Path) -> None:
+def test_list_json_survives_a_registry_that_prints(capmap_bin: Path, tmp_path: Path) -> None:
     chatty = write_registry(
         tmp_path,
         "chatty.py",
@@ -157,7 +175,15 @@ def test_list_json_is_the_workers_inventory(capmap_bin: Path, tmp_path: Path) ->
     listed = json.loads(done.stdout)
     assert [c["name"] for c in listed["cases"]] == ["neg"]
     assert listed["cases"][0]["note"] == "prints at import"
-    assert listed["cases"] == worker_listing(chatty)["cases"]
+    assert listed["cases"][0]["where"].endswith("chatty.py:4")
+
+
+def test_list_json_matches_the_worker_inventory(capmap_bin: Path, example_listing: dict) -> None:
+    done = run_capmap(capmap_bin, "list", "--json", EXAMPLE)
+    assert done.returncode == 0, done.stderr
+    listed = json.loads(done.stdout)
+    assert listed["cases"] == example_listing["cases"]
+    assert listed["library"]["name"] == "example"
 
 
 def test_list_of_a_broken_registry_is_one_line_and_exit_2(capmap_bin: Path, tmp_path: Path) -> None:

@@ -69,7 +69,7 @@ def test_every_case_has_exactly_one_record(fault_run: FaultRun) -> None:
     rows = query(fault_run.store, "SELECT case_name, COUNT(*) FROM records GROUP BY case_name")
     counts = dict(rows)
     cases = {name for (name,) in query(fault_run.store, "SELECT name FROM cases")}
-    assert len(cases) == 14
+    assert len(cases) == 15
     assert counts == {name: 1 for name in cases}
 
 
@@ -137,3 +137,20 @@ def test_nothing_a_case_started_outlives_the_run(fault_run: FaultRun) -> None:
     assert survivors == [], [
         Path(f"/proc/{pid}/cmdline").read_bytes() for pid in processes_naming(fault_run.registry)
     ]
+
+
+def test_a_crash_in_one_path_leaves_the_next_paths_their_records(
+    capmap_bin: Path, fault_registry: Path
+) -> None:
+    store = fault_registry.with_name("capture.db")
+    done = run_capmap(
+        capmap_bin, "run", fault_registry, "--only", "crash_once_when_exporting",
+        "--paths", "eager,export,onnx", "--jobs", "1", "--store", store, "--no-merge", timeout=240,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    found = records(store)
+    assert found[("crash_once_when_exporting", "eager")]["status"] == "ok"
+    crashed = found[("crash_once_when_exporting", "export")]
+    assert crashed["status"] == "crashed" and crashed["signal"] == "SIGSEGV"
+    # The ONNX path ran in a fresh child after the crash and could export the case.
+    assert found[("crash_once_when_exporting", "onnx")]["status"] == "ok"

@@ -11,7 +11,6 @@ from types import ModuleType
 
 import pytest
 import torch
-
 from capmap.errors import FRAME_LIMIT, MESSAGE_LIMIT, clean_message, describe, exception_chain, library_root
 
 TOYLIB_OPS = textwrap.dedent(

@@ -108,7 +108,9 @@ def test_hand_written_inventory_is_read(capmap_bin: Path, project: Path, tmp_pat
     assert built.returncode == 0, built.stderr
 
 
-def test_bad_inventory_is_one_line_and_writes_nothing(capmap_bin: Path, project: Path, tmp_path: Path) -> None:
+def test_bad_inventory_is_one_line_and_writes_nothing(
+    capmap_bin: Path, project: Path, tmp_path: Path
+) -> None:
     bad = tmp_path / "objects.inv"
     bad.write_text("# Sphinx inventory version 1\nnot this\n")
     snap = write_snapshot(small_snapshot(), tmp_path / "snapshot.json")

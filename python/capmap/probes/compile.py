@@ -20,6 +20,8 @@ from capmap.probes.context import ProbeContext
 MAX_REASONS = 5
 _GB_ID = re.compile(r"\bgb(\d{4})\b", re.IGNORECASE)
 _REASON_LIMIT = 300
+_QUOTED_FRAME = re.compile(r'File "([^"]+)", line (\d+), in (\w+)')
+_RESUME = re.compile(r"^torch_dynamo_resume_in_(.+)_at_\d+$")
 
 
 def probe(ctx: ProbeContext) -> dict[str, Any]:
@@ -75,34 +77,57 @@ def _compile_seconds() -> float:
 def _break_facts(root: LibraryRoot | None) -> dict[str, Any]:
     """Graph breaks of the single trace: how many, why (with torch's GBxxxx ids) and where."""
     breaks = list(dynamo_utils.graph_break_reasons)
-    # dynamo's counters hold the full explanations (with the graph-break id) that some break
-    # reasons only abbreviate, e.g. data-dependent branching.
+    # Some break reasons are abbreviations (data-dependent branching: "generic_jump ..."); dynamo's
+    # counters hold the full explanations, with the graph-break id, keyed by message.
     explained = [str(k) for k in dynamo_utils.counters["graph_break"]]
     explained += [str(k) for k in dynamo_utils.counters["unimplemented"] if str(k) not in explained]
-    unused = [m for m in explained if not any(m.startswith(b.reason[:80]) for b in breaks)]
+    complete = [b.reason[:80] for b in breaks if _GB_ID.search(b.reason)]
+    spare = [m for m in explained if not any(m.startswith(c) for c in complete)]
 
     reasons: list[dict[str, Any]] = []
     seen: set[str] = set()
-    for b in breaks:
-        text = b.reason
-        if not _GB_ID.search(text) and unused:
-            text = unused.pop(0)
+    used: set[str] = set()
+
+    def add(text: str, where: str | None) -> None:
         entry = _reason(text)
-        where = _library_frame(b.user_stack, root)
         if where:
             entry["where"] = where
-        key = entry["reason"]
-        if key in seen:
-            continue
-        seen.add(key)
-        reasons.append(entry)
+        if entry["reason"] not in seen:
+            seen.add(entry["reason"])
+            reasons.append(entry)
+
+    for b in breaks:
+        text = b.reason
+        if not _GB_ID.search(text) and spare:
+            text = _explanation_for(b.user_stack, spare)
+            used.add(text)
+        add(text, _library_frame(b.user_stack, root))
+
+    # A frame dynamo gave up on (a break inside a loop, say) runs as plain Python from its
+    # first line: a break as well, explained only by the counters' messages.
+    frames = dynamo_utils.counters["frames"]
+    fallbacks = max(0, frames["total"] - frames["ok"])
+    if fallbacks:
+        for message in spare:
+            if message not in used:
+                add(message, _mentioned_frame(message, root))
     stats = dynamo_utils.counters["stats"]
     return {
-        "graph_breaks": len(breaks),
+        "graph_breaks": len(breaks) + fallbacks,
         "distinct_breaks": len(seen),
         "break_reasons": reasons[:MAX_REASONS],
         "graph_count": int(stats.get("unique_graphs", 0)),
     }
+
+
+def _explanation_for(stack: Any, candidates: list[str]) -> str:
+    """The full message that mentions the break's own source line, else the first left over."""
+    if stack:
+        frame = list(stack)[-1]
+        for message in candidates:
+            if f'"{frame.filename}", line {frame.lineno}' in message:
+                return message
+    return candidates[0]
 
 
 def _reason(text: str) -> dict[str, Any]:
@@ -117,10 +142,23 @@ def _reason(text: str) -> dict[str, Any]:
     return {"reason": clean_message(reason, _REASON_LIMIT), "gb_id": f"GB{match.group(1)}" if match else None}
 
 
+def _mentioned_frame(message: str, root: LibraryRoot | None) -> str | None:
+    """The innermost library line a dynamo message quotes (`File "...", line N, in fn`)."""
+    if root is None:
+        return None
+    quoted = [m for m in _QUOTED_FRAME.finditer(message) if root.shows(m.group(1))]
+    if not quoted:
+        return None
+    last = quoted[-1]
+    return root.format(last.group(1), int(last.group(2)), _RESUME.sub(r"\1", last.group(3)))
+
+
 def _library_frame(stack: Any, root: LibraryRoot | None) -> str | None:
     if root is None or not stack:
         return None
     for frame in reversed(list(stack)):
         if frame.filename and root.shows(frame.filename):
-            return root.format(frame.filename, frame.lineno, frame.name)
+            # dynamo names the code after a break torch_dynamo_resume_in_<fn>_at_<line>.
+            name = _RESUME.sub(r"\1", frame.name)
+            return root.format(frame.filename, frame.lineno, name)
     return None

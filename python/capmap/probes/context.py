@@ -117,7 +117,7 @@ def guarded(
     try:
         with captured_output(extra):
             record = probe(ctx)
-    except Exception as exc:  # noqa: BLE001 - every failure of a case must end in a record
+    except (Exception, SystemExit) as exc:  # noqa: BLE001 - every failure of a case ends in a record
         record = {"status": fail_status, **ctx.error_fields(exc)}
     record.setdefault("seconds", watch.seconds())
     if "log_tail" in extra:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import numpy as np
@@ -9,7 +10,7 @@ import onnx
 import torch
 
 from capmap.compare import compare, flatten
-from capmap.probes.context import CaseModule, ProbeContext, Stopwatch, captured_output
+from capmap.probes.context import CaseModule, ProbeContext, Stopwatch
 
 # The exporter names its capture strategies after classes; the page shows the short form.
 _STRATEGIES = {
@@ -37,9 +38,15 @@ def reuse_torchlib_registry() -> None:
 
     def from_torchlib(opset_version: Any = _registration._constants.TORCHLIB_OPSET) -> Any:
         if opset_version not in built:
-            # Building it logs a warning per missing optional library (torchvision ...).
-            with captured_output({}):
+            # Building it warns about every optional library that is missing (torchvision ...),
+            # from a worker before any task, where nothing should reach the terminal.
+            logger = logging.getLogger(_registration.__name__)
+            level = logger.level
+            logger.setLevel(logging.ERROR)
+            try:
                 built[opset_version] = build(opset_version=opset_version)
+            finally:
+                logger.setLevel(level)
         cached = built[opset_version]
         fresh = registry_class()
         fresh._opset_version = cached._opset_version
@@ -116,7 +123,9 @@ def probe(ctx: ProbeContext) -> dict[str, Any]:
         return {"status": "ort-run-fail", **record, **ctx.error_fields(exc)}
     stages["ort_run"] = watch.seconds()
 
-    result = compare(ctx.reference, flatten(list(outputs)), **ctx.compare_kwargs())
+    result = compare(
+        ctx.reference, _as_complex_like(ctx.reference, flatten(list(outputs))), **ctx.compare_kwargs()
+    )
     record.update(result.fields())
     if not result.agrees:
         return {"status": "mismatch", **record, "message": result.detail}
@@ -142,6 +151,18 @@ def _op_types(proto: Any) -> set[str]:
         walk(f.node)
     # Calls to local functions are not operators; their bodies were listed above.
     return {t for t in found if tuple(t.split("::", 1)) not in local and ("", t) not in local}
+
+
+def _as_complex_like(reference: list[torch.Tensor], outputs: list[torch.Tensor]) -> list[torch.Tensor]:
+    """ONNX has no complex tensors: the exporter returns them as real tensors with a last dim of 2."""
+    converted = []
+    for i, out in enumerate(outputs):
+        ref = reference[i] if i < len(reference) else None
+        paired = ref is not None and ref.is_complex() and out.dtype in (torch.float32, torch.float64)
+        if paired and out.shape[-1:] == (2,):
+            out = torch.view_as_complex(out.contiguous())
+        converted.append(out)
+    return converted
 
 
 def _feeds(session: Any, inputs: tuple[Any, ...]) -> dict[str, np.ndarray]:

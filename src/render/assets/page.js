@@ -207,6 +207,45 @@
       return tr;
     }
 
+    // Rows appear in display order: the first screenful at once, the rest in
+    // short tasks so the page paints early and stays responsive while it fills.
+    var FIRST_ROWS = 120;
+    var ROWS_PER_TASK = 300;
+    var bodies = new Array(sections.length);
+    var displayOrder = [];
+    sections.forEach(function (s) { displayOrder.push.apply(displayOrder, s.cases); });
+    var built = 0;
+    var visibleNow = new Array(cases.length).fill(true);
+
+    function buildRows(limit) {
+      var end = Math.min(displayOrder.length, built + limit);
+      var frag = null;
+      var fragSection = -1;
+      for (; built < end; built++) {
+        var ci = displayOrder[built];
+        if (sectionOf[ci] !== fragSection) {
+          if (frag) bodies[fragSection].appendChild(frag);
+          frag = document.createDocumentFragment();
+          fragSection = sectionOf[ci];
+        }
+        var tr = buildRow(cases[ci]);
+        tr.hidden = !visibleNow[ci];
+        rows[ci] = tr;
+        frag.appendChild(tr);
+      }
+      if (frag) bodies[fragSection].appendChild(frag);
+    }
+
+    function buildRest() {
+      buildRows(ROWS_PER_TASK);
+      if (built < displayOrder.length) {
+        setTimeout(buildRest, 0);
+      } else {
+        document.documentElement.setAttribute("data-capmap-complete", "1");
+        if (window.performance && performance.mark) performance.mark("capmap-complete");
+      }
+    }
+
     if (adopt) {
       var tables = document.querySelectorAll("table.capmap-cases");
       if (tables.length === sections.length) {
@@ -241,13 +280,7 @@
         head.appendChild(hr);
         table.appendChild(head);
         var body = el("tbody");
-        var frag = document.createDocumentFragment();
-        s.cases.forEach(function (ci) {
-          var tr = buildRow(cases[ci]);
-          rows[ci] = tr;
-          frag.appendChild(tr);
-        });
-        body.appendChild(frag);
+        bodies[si] = body;
         table.appendChild(body);
         wrap.appendChild(table);
         sec.appendChild(wrap);
@@ -258,8 +291,9 @@
       mount.appendChild(container);
     }
     var usable = true;
-    for (var r = 0; r < rows.length; r++) if (!rows[r]) usable = false;
-    var hiddenNow = new Array(cases.length).fill(false);
+    if (adopt) {
+      for (var r = 0; r < rows.length; r++) if (!rows[r]) usable = false;
+    }
     var sectionHidden = new Array(sections.length).fill(false);
 
     function validView(id) { return viewBit[id] !== undefined; }
@@ -335,9 +369,9 @@
           shown++;
           perSection[sectionOf[i]]++;
         }
-        if (usable && hiddenNow[i] === visible) {
-          rows[i].hidden = !visible;
-          hiddenNow[i] = !visible;
+        if (visibleNow[i] !== visible) {
+          visibleNow[i] = visible;
+          if (usable && rows[i]) rows[i].hidden = !visible;
         }
       }
       if (usable) {
@@ -418,6 +452,12 @@
     readFragment();
     syncControls();
     apply();
+    if (adopt) {
+      document.documentElement.setAttribute("data-capmap-complete", "1");
+    } else {
+      buildRows(FIRST_ROWS);
+      setTimeout(buildRest, 0);
+    }
     document.documentElement.setAttribute("data-capmap-ready", "1");
     if (window.performance && performance.mark) performance.mark("capmap-ready");
   }

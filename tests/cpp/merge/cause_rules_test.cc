@@ -88,14 +88,17 @@ std::string load_error(const std::string& text) {
 }
 
 TEST(CauseRules, BadRulesFileIsOneLineNamingFileAndRule) {
-  EXPECT_EQ(load_error("[[rule]]\nid = \"a\"\nmessage = \"x\"\ncategory = \"weird\"\ncause = \"c\"\n"),
-            "my.toml: rule 'a': unknown category 'weird'");
-  EXPECT_EQ(load_error("[[rule]]\nid = \"b\"\nmessage = \"(\"\ncategory = \"dtype\"\ncause = \"c\"\n"),
-            "my.toml: rule 'b': bad message pattern: missing ): (");
+  EXPECT_EQ(
+      load_error("[[rule]]\nid = \"a\"\nmessage = \"x\"\ncategory = \"weird\"\ncause = \"c\"\n"),
+      "my.toml: rule 'a': unknown category 'weird'");
+  EXPECT_EQ(
+      load_error("[[rule]]\nid = \"b\"\nmessage = \"(\"\ncategory = \"dtype\"\ncause = \"c\"\n"),
+      "my.toml: rule 'b': bad message pattern: missing ): (");
   EXPECT_EQ(load_error("[[rule]]\nid = \"c\"\ncategory = \"dtype\"\ncause = \"c\"\n"),
             "my.toml: rule 'c': matches everything; give at least one condition");
-  EXPECT_EQ(load_error("[[rule]]\nid = \"d\"\nmesage = \"x\"\ncategory = \"dtype\"\ncause = \"c\"\n"),
-            "my.toml: rule 'd': unknown key 'mesage'");
+  EXPECT_EQ(
+      load_error("[[rule]]\nid = \"d\"\nmesage = \"x\"\ncategory = \"dtype\"\ncause = \"c\"\n"),
+      "my.toml: rule 'd': unknown key 'mesage'");
   std::string parse = load_error("[[rule]\nid = 1\n");
   EXPECT_EQ(parse.rfind("my.toml:1: ", 0), 0u) << parse;
   EXPECT_EQ(parse.find('\n'), std::string::npos) << parse;

@@ -286,9 +286,10 @@ TEST_F(MergeTest, EngineStatusesShownAsWhatTheyAre) {
                      {{"status", "crashed"},
                       {"signal", "SIGSEGV"},
                       {"message", "the child process died from SIGSEGV during the onnx path"}});
-    store.add_record("k1", "filters.blur[odd]", "export",
-                     {{"status", "timeout"},
-                      {"message", "the export path ran past the time limit of 5 s and was killed"}});
+    store.add_record(
+        "k1", "filters.blur[odd]", "export",
+        {{"status", "timeout"},
+         {"message", "the export path ran past the time limit of 5 s and was killed"}});
     store.add_record("k1", "filters.blur[odd]", "compile",
                      {{"status", "oom"}, {"message", "the compile path used too much memory"}});
   }
@@ -316,7 +317,8 @@ TEST_F(MergeTest, NotAStoreIsOneClearLine) {
   auto bogus = dir_ / "bogus.db";
   std::ofstream(bogus) << "this is not sqlite";
   EXPECT_EQ(refusal(options({bogus})), bogus.string() + ": not a capmap results store");
-  EXPECT_EQ(refusal(options({dir_ / "absent.db"})), (dir_ / "absent.db").string() + ": no such store");
+  EXPECT_EQ(refusal(options({dir_ / "absent.db"})),
+            (dir_ / "absent.db").string() + ": no such store");
 }
 
 }  // namespace

@@ -21,8 +21,8 @@ class StoreBuilder {
   void add_case(const std::string& run_key, const nlohmann::json& info);
   void add_shard(const std::string& run_key, int shard, int shard_count,
                  const std::vector<std::string>& paths);
-  void add_record(const std::string& run_key, const std::string& case_name,
-                  const std::string& path, const nlohmann::json& record,
+  void add_record(const std::string& run_key, const std::string& case_name, const std::string& path,
+                  const nlohmann::json& record,
                   const std::string& created = "2026-01-02T03:04:05Z");
   void exec(const std::string& sql);
 

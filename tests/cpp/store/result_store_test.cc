@@ -7,7 +7,7 @@
 
 #include "common/atomic_file.h"
 #include "common/user_error.h"
-#include "temp_dir.h"
+#include "../common/temp_dir.h"
 
 namespace capmap {
 namespace {

@@ -24,6 +24,14 @@ def branch_on_value(x: torch.Tensor) -> torch.Tensor:
     return x - 1.0
 
 
+def halve_while_large(x: torch.Tensor) -> torch.Tensor:
+    # The same value-dependent branch taken twice: two breaks, one reason.
+    for _ in range(2):
+        if x.max() > 1.0:  # loop branch
+            x = x / 2.0
+    return x
+
+
 def scale_by_max(x: torch.Tensor) -> torch.Tensor:
     # .item() reads a value back to Python.
     return x * x.max().item()
@@ -91,6 +99,7 @@ def _x(*shape: int, seed: int = 0) -> torch.Tensor:
 
 case("plain_sin", "basic.elementwise", plain_sin, [_x(2, 3)])
 case("branch_on_value", "basic.control", branch_on_value, [_x(2, 3).abs()])
+case("halve_while_large", "basic.control", halve_while_large, [_x(2, 3).abs() * 4.0])
 case("scale_by_max", "basic.readback", scale_by_max, [_x(2, 3)])
 case("positive_indices", "basic.dynamic", positive_indices, [_x(3, 4)])
 case("chatty", "basic.python", chatty, [_x(2, 3)])

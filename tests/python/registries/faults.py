@@ -10,6 +10,7 @@ import os
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import torch
 from capmap import case, library
@@ -82,6 +83,16 @@ def raises(x: torch.Tensor) -> torch.Tensor:
     raise ValueError("this case fails in eager on purpose")
 
 
+def crash_once_when_exporting(x: torch.Tensor) -> torch.Tensor:
+    """Dies in the first capture path that traces it (export), and works from then on, so the
+    paths after the crash show whether they were run again in a fresh child."""
+    mark = Path(__file__).with_name("crashed_once")
+    if torch.compiler.is_exporting() and not mark.exists():
+        mark.touch()
+        ctypes.string_at(0)
+    return x * 3
+
+
 def orphan(x: torch.Tensor) -> torch.Tensor:
     """Leaves a process running after it returns; the worker must end it with the task."""
     subprocess.Popen(
@@ -103,6 +114,7 @@ case("flood", "faults.output", flood, [_x])
 case("poison", "faults.state", poison, [_x])
 case("raises", "faults.eager", raises, [_x])
 case("orphan", "faults.process", orphan, [_x])
+case("crash_once_when_exporting", "faults.capture", crash_once_when_exporting, [_x])
 case("add_one[a]", "ordinary.add", add_one, [_x])
 case("add_one[b]", "ordinary.add", add_one, [_x + 1])
 case("add_tensors", "ordinary.add", add_tensors, [_x, _x])

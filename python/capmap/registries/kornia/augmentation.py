@@ -79,7 +79,7 @@ NOISE_NOTE = "draws its noise inside apply even when params are given, so values
 
 # 2D intensity ---------------------------------------------------------------------------------
 S2I = "2d.intensity"
-augment("ColorJiggle", S2I, lambda: A.ColorJiggle(0.1, 0.1, 0.1, 0.1, p=1.0), IMG, tags=("quick",))
+augment("ColorJiggle", S2I, lambda: A.ColorJiggle(0.1, 0.1, 0.1, 0.1, p=1.0), IMG)
 augment("ColorJiggle[brightness=0.3]", S2I, lambda: A.ColorJiggle(brightness=0.3, p=1.0), IMG, random=False)
 augment("ColorJiggle[hue=0.2]", S2I, lambda: A.ColorJiggle(hue=0.2, p=1.0), IMG, random=False)
 augment("ColorJitter", S2I, lambda: A.ColorJitter(0.1, 0.1, 0.1, 0.1, p=1.0), IMG)
@@ -113,7 +113,7 @@ augment(
     IMG,
     random=False,
 )
-augment("RandomBrightness", S2I, lambda: A.RandomBrightness((0.8, 1.2), p=1.0), IMG)
+augment("RandomBrightness", S2I, lambda: A.RandomBrightness((0.8, 1.2), p=1.0), IMG, tags=("quick",))
 augment("RandomChannelDropout", S2I, lambda: A.RandomChannelDropout(p=1.0), IMG)
 augment("RandomChannelShuffle", S2I, lambda: A.RandomChannelShuffle(p=1.0), IMG)
 augment("RandomClahe", S2I, lambda: A.RandomClahe(p=1.0), IMG)
@@ -568,7 +568,7 @@ augment("RandomTransplantation", S2M, lambda: A.RandomTransplantation(p=1.0), SE
 # 3D -------------------------------------------------------------------------------------------
 S3G, S3I = "3d.geometric", "3d.intensity"
 augment("CenterCrop3D", S3G, lambda: A.CenterCrop3D((6, 12, 12)), VOL)
-augment("RandomAffine3D", S3G, lambda: A.RandomAffine3D(15.0, p=1.0), VOL, tags=("quick",))
+augment("RandomAffine3D", S3G, lambda: A.RandomAffine3D(15.0, p=1.0), VOL)
 augment(
     "RandomAffine3D[translate,scale]",
     S3G,
@@ -578,7 +578,7 @@ augment(
 )
 augment("RandomCrop3D", S3G, lambda: A.RandomCrop3D((6, 12, 12), p=1.0), VOL)
 augment("RandomDepthicalFlip3D", S3G, lambda: A.RandomDepthicalFlip3D(p=1.0), VOL)
-augment("RandomHorizontalFlip3D", S3G, lambda: A.RandomHorizontalFlip3D(p=1.0), VOL)
+augment("RandomHorizontalFlip3D", S3G, lambda: A.RandomHorizontalFlip3D(p=1.0), VOL, tags=("quick",))
 augment("RandomVerticalFlip3D", S3G, lambda: A.RandomVerticalFlip3D(p=1.0), VOL)
 augment("RandomPerspective3D", S3G, lambda: A.RandomPerspective3D(0.3, p=1.0), VOL)
 augment("RandomRotation3D", S3G, lambda: A.RandomRotation3D(20.0, p=1.0), VOL)

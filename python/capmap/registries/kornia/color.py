@@ -37,8 +37,9 @@ gray = image(c=1, seed=5)
 def pair(
     fn: Any, module: Any, inputs: list[Any], kwargs: dict[str, Any] | None = None, **options: Any
 ) -> None:
-    """The function and its nn.Module form on the same inputs."""
-    case(fn.__name__, G, fn, inputs, kwargs, **options)
+    """The function and its nn.Module form on the same inputs, under their public names."""
+    public = next(n for n in kc.__all__ if getattr(kc, n) is fn)
+    case(public, G, fn, inputs, kwargs, **options)
     case(type(module).__name__, G, module, inputs, **{k: v for k, v in options.items() if k != "tags"})
 
 

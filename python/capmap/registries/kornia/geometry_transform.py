@@ -198,7 +198,7 @@ case("affine[mode=nearest]", GA, T.affine, [IMG2, AFF], {"mode": "nearest"})
 case("affine[padding_mode=reflection]", GA, T.affine, [IMG2, AFF], {"padding_mode": "reflection"})
 case("affine3d", GA, T.affine3d, [I.volume(B), AFF3])
 ANGLE = I.angles(B)
-case("rotate", GA, T.rotate, [IMG2, ANGLE], tags=("quick",))
+case("rotate", GA, T.rotate, [IMG2, ANGLE])
 case("rotate[center]", GA, T.rotate, [IMG2, ANGLE, torch.tensor([[10.0, 8.0]]).repeat(B, 1)])
 case("rotate[mode=nearest]", GA, T.rotate, [IMG2, ANGLE], {"mode": "nearest"})
 case("rotate[padding_mode=border]", GA, T.rotate, [IMG2, ANGLE], {"padding_mode": "border"})
@@ -269,7 +269,7 @@ case(
 )
 
 # Flips ----------------------------------------------------------------------------------------
-case("hflip", GF, T.hflip, [IMG])
+case("hflip", GF, T.hflip, [IMG], tags=("quick",))
 case("vflip", GF, T.vflip, [IMG])
 case("rot180", GF, T.rot180, [IMG])
 case("Hflip", GF, T.Hflip(), [IMG])

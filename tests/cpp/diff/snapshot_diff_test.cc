@@ -1,0 +1,162 @@
+#include "diff/snapshot_diff.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <fstream>
+
+#include "common/user_error.h"
+#include "diff/diff_report.h"
+#include "diff/snapshot_file.h"
+
+namespace capmap {
+namespace {
+
+nlohmann::json path(const std::string& status, const std::string& page,
+                    const std::string& cause = "", int breaks = -1) {
+  nlohmann::json p = {{"status", status}, {"page_status", page}};
+  if (!cause.empty()) p["cause"] = cause;
+  if (breaks >= 0) p["graph_breaks"] = breaks;
+  return p;
+}
+
+nlohmann::json snapshot(const std::string& torch, nlohmann::json cases) {
+  return {{"schema_version", 1},
+          {"header",
+           {{"versions", {{"torch", torch}, {"onnx", "1.23.2"}}},
+            {"generated_at", torch == "2.12.0" ? "2026-01-01T00:00:00Z" : "2026-02-01T00:00:00Z"},
+            {"paths", {"onnx", "export", "compile"}}}},
+          {"cases", std::move(cases)}};
+}
+
+nlohmann::json old_snapshot() {
+  return snapshot(
+      "2.12.0",
+      {{{"name", "a.regressed"}, {"paths", {{"onnx", path("ok", "ok")}}}},
+       {{"name", "b.fixed"}, {"paths", {{"onnx", path("export-fail", "fail", "No lowering")}}}},
+       {{"name", "c.cause"}, {"paths", {{"export", path("fail", "fail", "Data-dependent")}}}},
+       {{"name", "d.breaks"}, {"paths", {{"compile", path("ok-breaks", "ok-breaks", "", 1)}}}},
+       {{"name", "e.removed"}, {"paths", {{"onnx", path("ok", "ok")}}}},
+       {{"name", "f.same"}, {"paths", {{"onnx", path("mismatch", "mismatch", "Differs")}}}},
+       {{"name", "g.status"}, {"paths", {{"onnx", path("ok", "ok")}}}}});
+}
+
+nlohmann::json new_snapshot() {
+  return snapshot(
+      "2.13.0",
+      {{{"name", "a.regressed"}, {"paths", {{"onnx", path("timeout", "timeout", "Timed out")}}}},
+       {{"name", "b.fixed"}, {"paths", {{"onnx", path("ok", "ok")}}}},
+       {{"name", "c.cause"}, {"paths", {{"export", path("crashed", "crashed", "Crashed")}}}},
+       {{"name", "d.breaks"}, {"paths", {{"compile", path("ok-breaks", "ok-breaks", "", 3)}}}},
+       {{"name", "f.same"}, {"paths", {{"onnx", path("mismatch", "mismatch", "Differs")}}}},
+       {{"name", "g.status"}, {"paths", {{"onnx", path("ok-unverified", "ok-unverified")}}}},
+       {{"name", "h.new"}, {"paths", {{"onnx", path("ok", "ok")}}}}});
+}
+
+TEST(SnapshotDiff, FindsEveryKindOfChange) {
+  SnapshotDiff diff = diff_snapshots(old_snapshot(), new_snapshot());
+  ASSERT_EQ(diff.header.size(), 1u);  // generated_at is not a change
+  EXPECT_EQ(diff.header[0].key, "versions.torch");
+  EXPECT_EQ(diff.header[0].old_value, "2.12.0");
+  EXPECT_EQ(diff.header[0].new_value, "2.13.0");
+
+  ASSERT_EQ(diff.changes.size(), 7u);
+  auto expect = [&](std::size_t i, ChangeKind kind, const std::string& name) {
+    EXPECT_EQ(diff.changes[i].kind, kind) << name;
+    EXPECT_EQ(diff.changes[i].case_name, name);
+  };
+  expect(0, ChangeKind::kRegression, "a.regressed");
+  expect(1, ChangeKind::kFix, "b.fixed");
+  expect(2, ChangeKind::kCauseChanged, "c.cause");
+  expect(3, ChangeKind::kBreaksChanged, "d.breaks");
+  expect(4, ChangeKind::kRemovedCase, "e.removed");
+  expect(5, ChangeKind::kStatusChanged, "g.status");
+  expect(6, ChangeKind::kNewCase, "h.new");
+  EXPECT_EQ(diff.changes[0].new_cause, "Timed out");
+  EXPECT_EQ(diff.changes[3].old_breaks, 1);
+  EXPECT_EQ(diff.changes[3].new_breaks, 3);
+  EXPECT_EQ(diff.count(ChangeKind::kRegression), 1u);
+}
+
+TEST(SnapshotDiff, IdenticalSnapshotsHaveNoChanges) {
+  SnapshotDiff diff = diff_snapshots(new_snapshot(), new_snapshot());
+  EXPECT_TRUE(diff.changes.empty());
+  EXPECT_TRUE(diff.header.empty());
+  EXPECT_EQ(diff_as_text(diff), "Summary: no changes\n");
+}
+
+TEST(DiffReport, TextMarkdownAndJsonShowTheSameChanges) {
+  SnapshotDiff diff = diff_snapshots(old_snapshot(), new_snapshot());
+  std::string text = diff_as_text(diff);
+  EXPECT_NE(text.find("Header:\n  versions.torch: 2.12.0 → 2.13.0\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("Regressions (1):\n  a.regressed onnx: ok → timeout (Timed out)\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("  c.cause export: fail (Data-dependent) → crashed (Crashed)\n"),
+            std::string::npos);
+  EXPECT_NE(text.find("  d.breaks compile: graph breaks 1 → 3\n"), std::string::npos);
+  EXPECT_NE(text.find("New cases (1):\n  h.new\n"), std::string::npos);
+
+  std::string md = diff_as_markdown(diff);
+  EXPECT_EQ(md.rfind("### capmap: 1 regressions, 1 fixes", 0), 0u) << md;
+  EXPECT_NE(md.find("| `a.regressed` | onnx | ok → timeout (Timed out) |"), std::string::npos);
+  EXPECT_NE(md.find("| `versions.torch` | 2.12.0 | 2.13.0 |"), std::string::npos);
+
+  nlohmann::json json = diff_as_json(diff);
+  EXPECT_EQ(json["counts"]["regressions"], 1);
+  EXPECT_EQ(json["regressions"][0]["case"], "a.regressed");
+  EXPECT_EQ(json["new_cases"], nlohmann::json({"h.new"}));
+  EXPECT_EQ(json["graph_break_changes"][0]["new_graph_breaks"], 3);
+}
+
+class SnapshotFileTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    file_ = std::filesystem::temp_directory_path() /
+            ("capmap_diff_" + std::to_string(getpid()) + ".json");
+  }
+  void TearDown() override { std::filesystem::remove(file_); }
+  std::string error_for(const std::string& contents) {
+    std::ofstream(file_) << contents;
+    try {
+      load_snapshot(file_);
+    } catch (const UserError& e) {
+      return e.what();
+    }
+    return "(loaded)";
+  }
+  std::filesystem::path file_;
+};
+
+TEST_F(SnapshotFileTest, MalformedInputIsOneLineNamingTheFile) {
+  const std::string f = file_.string();
+  EXPECT_EQ(error_for("{\"schema_version\": 1,"),
+            f + ": not valid JSON: parse error at line 1, column 22: syntax error while parsing "
+                "object key - unexpected end of input; expected string literal");
+  EXPECT_EQ(error_for("[]"), f + ": not a capmap snapshot: the top level is not an object");
+  EXPECT_EQ(error_for("{\"schema_version\": 2, \"header\": {}, \"cases\": []}"),
+            f + ": snapshot schema version 2 is not supported (expected 1)");
+  EXPECT_EQ(error_for("{\"schema_version\": 1, \"header\": {}}"),
+            f + ": not a capmap snapshot: no 'cases' list");
+  EXPECT_EQ(error_for("{\"schema_version\": 1, \"header\": {}, \"cases\": [{\"name\": \"x\", "
+                      "\"paths\": {\"onnx\": {}}}]}"),
+            f + ": not a capmap snapshot: case 'x' path 'onnx' has no 'status'");
+  EXPECT_EQ(error_for("{\"schema_version\": 1, \"header\": {}, \"cases\": [{\"name\": \"x\", "
+                      "\"paths\": {}}, {\"name\": \"x\", \"paths\": {}}]}"),
+            f + ": not a capmap snapshot: case 'x' appears twice");
+  std::filesystem::remove(file_);
+  EXPECT_EQ(error_for("").rfind(f + ": ", 0), 0u);
+}
+
+TEST_F(SnapshotFileTest, MissingFileIsOneLine) {
+  std::string message;
+  try {
+    load_snapshot("/nonexistent/old.json");
+  } catch (const UserError& e) {
+    message = e.what();
+  }
+  EXPECT_EQ(message, "/nonexistent/old.json: cannot read: No such file or directory");
+}
+
+}  // namespace
+}  // namespace capmap

@@ -1,0 +1,125 @@
+"""The Kornia registry, areas other than augmentation and geometry: loads, names, refs, inputs, eager."""
+
+from __future__ import annotations
+
+import importlib.util
+import time
+import warnings
+
+import pytest
+import torch
+from capmap import coverage, registry
+from capmap.registries import kornia as kornia_registry
+
+AREA_MODULES = [
+    "feature",
+    "filters",
+    "color",
+    "enhance",
+    "morphology",
+    "contrib",
+    "losses",
+    "metrics",
+    "utils",
+    "sensors",
+    "nerf",
+    "tracking",
+    "image",
+    "models",
+    "exclusions",
+]
+SHARDS = 4
+
+
+@pytest.fixture(scope="module")
+def area() -> registry.Registry:
+    return registry.load([f"capmap.registries.kornia.{m}" for m in AREA_MODULES])
+
+
+def test_area_modules_are_listed_in_the_package() -> None:
+    missing = [m for m in AREA_MODULES if m not in kornia_registry.REGISTRY_MODULES]
+    assert missing == []
+
+
+def test_area_is_large_and_names_are_unique(area: registry.Registry) -> None:
+    names = [c.name for c in area.cases]
+    assert len(names) == len(set(names))
+    assert len(names) >= 550
+
+
+def test_every_case_targets_a_public_kornia_callable(area: registry.Registry) -> None:
+    report = coverage.measure(area)
+    assert report.stray_cases == []
+
+
+def test_every_exclusion_names_something_public(area: registry.Registry) -> None:
+    public = {n for pc in coverage.public_callables("kornia") for n in pc.names}
+    for e in area.excludes:
+        assert e.reason.strip(), e.name
+        assert any(n == e.name or n.startswith(e.name + ".") for n in public), f"{e.where}: {e.name}"
+
+
+def test_default_configuration_comes_before_variants(area: registry.Registry) -> None:
+    first_seen: dict[str, str] = {}
+    for c in area.cases:
+        first_seen.setdefault(c.operator, c.name)
+    late = [name for op, name in first_seen.items() if name != op]
+    assert late == []
+
+
+def test_groups_start_with_a_kornia_subpackage(area: registry.Registry) -> None:
+    packages = {c.package for c in area.cases}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        unknown = sorted(p for p in packages if importlib.util.find_spec(f"kornia.{p}") is None)
+    assert unknown == []
+
+
+def test_float_inputs_are_cpu_float32(area: registry.Registry) -> None:
+    def tensors(value: object) -> list[torch.Tensor]:
+        if isinstance(value, torch.Tensor):
+            return [value]
+        if isinstance(value, (list, tuple)):
+            return [t for v in value for t in tensors(v)]
+        if isinstance(value, dict):
+            return [t for v in value.values() for t in tensors(v)]
+        return []
+
+    bad = [
+        c.name
+        for c in area.cases
+        for t in tensors(c.inputs)
+        if t.device.type != "cpu" or (t.is_floating_point() and t.dtype != torch.float32)
+    ]
+    assert bad == []
+
+
+def test_quick_tier_share(area: registry.Registry) -> None:
+    quick = [c for c in area.cases if "quick" in c.tags]
+    assert 15 <= len(quick) <= 25
+    assert all(c.skip is None for c in quick)
+    assert len({c.package for c in quick}) >= 8
+
+
+def test_skipped_cases_say_why(area: registry.Registry) -> None:
+    for c in area.cases:
+        assert c.skip is None or len(c.skip) > 10, c.name
+
+
+@pytest.mark.parametrize("shard", range(SHARDS))
+def test_eager_run_of_every_case(area: registry.Registry, shard: int) -> None:
+    torch.set_num_threads(1)
+    failures = []
+    started = time.perf_counter()
+    for c in area.cases[shard::SHARDS]:
+        if c.skip:
+            continue
+        inputs = [x.clone() if isinstance(x, torch.Tensor) else x for x in c.inputs]
+        try:
+            with torch.no_grad(), warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                c.callable()(*inputs)
+        except Exception as exc:  # noqa: BLE001 - every failure is reported by name
+            failures.append(f"{c.where}: {c.name}: {type(exc).__name__}: {exc}")
+    print(f"shard {shard}: eager pass took {time.perf_counter() - started:.1f} s")
+    assert failures == []
