@@ -9,6 +9,7 @@ events leave on fd 4 (never stdout: cases print). See "Worker protocol" in docs/
 from __future__ import annotations
 
 import argparse
+import contextlib
 import ctypes
 import faulthandler
 import json
@@ -205,7 +206,15 @@ class ForkServer:
         sys.stdout.flush()
         sys.stderr.flush()
         forked_at = time.monotonic()
-        pid = os.fork()
+        try:
+            pid = os.fork()
+        except OSError as exc:
+            # Out of processes or memory: the task fails, the worker stays up for the next one.
+            for fd in (go_read, go_write):
+                os.close(fd)
+            log.close()
+            self.channel.send({"type": "done", "task": task, "exit": 71, "log_tail": f"fork failed: {exc}"})
+            return
         if pid == 0:
             try:
                 os.close(go_write)
@@ -213,27 +222,22 @@ class ForkServer:
             finally:
                 os._exit(70)
         os.close(go_read)
-        try:
+        with contextlib.suppress(OSError):  # the child may have done it already, or be gone
             os.setpgid(pid, pid)
-        except OSError:
-            pass  # the child already did it itself, or is gone
         try:
             self.channel.send({"type": "started", "task": task, "pid": pid})
-            try:
+            with contextlib.suppress(OSError):  # a child that is already gone is reported below
                 os.write(go_write, b"g")
-            except OSError:
-                pass
             os.close(go_write)
             _, status = os.waitpid(pid, 0)
         except BaseException:
-            os.killpg(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
+            with contextlib.suppress(OSError):
+                os.killpg(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
             raise
         # Nothing a case started may outlive its task.
-        try:
+        with contextlib.suppress(OSError):
             os.killpg(pid, signal.SIGKILL)
-        except OSError:
-            pass
         done: dict[str, Any] = {"type": "done", "task": task}
         if os.WIFSIGNALED(status):
             done["signal"] = _signal_name(os.WTERMSIG(status))

@@ -226,7 +226,9 @@ void add_run_command(CLI::App& app, int& exit_code) {
       ->check(CLI::PositiveNumber);
   cmd->add_option("--only", options->only,
                   "Run only cases whose name, name prefix or group matches (repeatable); a "
-                  "pattern that matches nothing is an error");
+                  "pattern that matches nothing is an error")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   cmd->add_option("--paths", options->paths,
                   "Comma-separated paths to probe, from eager,onnx,export,compile")
       ->capture_default_str();
@@ -246,10 +248,13 @@ void add_run_command(CLI::App& app, int& exit_code) {
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
   cmd->add_flag("--strict", options->strict, "Use torch.export strict mode for the export path");
-  cmd->add_option("--tag", options->tags, "Run only cases carrying this tag (repeatable)");
+  cmd->add_option("--tag", options->tags, "Run only cases carrying this tag (repeatable)")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   cmd->add_flag("--all", options->all,
                 "Run every case (without REGISTRY, the default is the Kornia registry's cases "
-                "tagged 'quick'; with REGISTRY arguments, all their cases)");
+                "tagged 'quick' unless --only or --tag is given; with REGISTRY arguments, all their "
+                "cases)");
   cmd->add_flag("--no-merge", options->no_merge,
                 "Do not write snapshot.json and page.html after the run");
   cmd->add_option("--out", options->out,

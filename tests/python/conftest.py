@@ -182,9 +182,11 @@ class WorkerHarness:
         line, self._buffer = self._buffer.split(b"\n", 1)
         return json.loads(line)
 
-    def run_task(self, task: int, case: str, paths: list[str], timeout: float = 120) -> list[dict[str, Any]]:
+    def run_task(
+        self, task: int, case: str, paths: list[str], timeout: float = 120, threads: int = 1
+    ) -> list[dict[str, Any]]:
         """Sends one task; returns its events up to and including `done`."""
-        self.send({"type": "task", "task": task, "case": case, "paths": paths, "threads": 1})
+        self.send({"type": "task", "task": task, "case": case, "paths": paths, "threads": threads})
         events = []
         while True:
             ev = self.event(timeout)

@@ -29,14 +29,27 @@ def one_line(stderr: str) -> str:
     return lines[0]
 
 
+STEADY_REGISTRY = """\
+import torch
+from capmap import case
+
+case("relu", "math.activation", torch.relu, [torch.ones(2, 3) - 0.5])
+case("matmul", "math.linalg", torch.matmul, [torch.ones(2, 3), torch.ones(3, 4)])
+"""
+
+
 @pytest.fixture(scope="module")
 def stored(capmap_bin: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A store holding a finished eager run of two example cases."""
-    store = tmp_path_factory.mktemp("store") / "results.db"
+    """A store holding a finished eager run of a two-case registry.
+
+    The registry lives outside any git checkout, so its run key cannot change between runs.
+    """
+    folder = tmp_path_factory.mktemp("store")
+    registry = write_registry(folder, "steady.py", STEADY_REGISTRY)
+    store = folder / "results.db"
     done = run_capmap(
-        capmap_bin, "run", EXAMPLE, "--only", "relu", "--only", "matmul", "--paths", "eager", "--jobs", "1",
-        "--store", store, "--no-merge",
-    )  # fmt: skip
+        capmap_bin, "run", registry, "--paths", "eager", "--jobs", "1", "--store", store, "--no-merge"
+    )
     assert done.returncode == 0, done.stderr
     assert query(store, "SELECT COUNT(*) FROM records") == [(2,)]
     return store
@@ -126,13 +139,14 @@ def test_a_store_that_is_not_a_database_is_refused_and_kept(capmap_bin: Path, tm
 
 
 def test_rerun_with_the_same_key_stores_nothing_new(capmap_bin: Path, stored: Path) -> None:
-    before = query(stored, "SELECT case_name, path, record, created FROM records ORDER BY case_name")
+    sql = "SELECT run_key, case_name, path, record, created FROM records ORDER BY case_name"
+    before = query(stored, sql)
+    registry = stored.with_name("steady.py")
     done = run_capmap(
-        capmap_bin, "run", EXAMPLE, "--only", "relu", "--only", "matmul", "--paths", "eager",
-        "--jobs", "1", "--store", stored, "--no-merge",
-    )  # fmt: skip
+        capmap_bin, "run", registry, "--paths", "eager", "--jobs", "1", "--store", stored, "--no-merge"
+    )
     assert done.returncode == 0, done.stderr
-    assert query(stored, "SELECT case_name, path, record, created FROM records ORDER BY case_name") == before
+    assert query(stored, sql) == before
 
 
 @pytest.fixture(scope="module")

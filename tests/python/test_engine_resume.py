@@ -11,7 +11,7 @@ from pathlib import Path
 
 from conftest import kill_all, processes_naming, python_env, query, records, run_capmap, wait_until_gone
 
-SLOW_CASES = 10
+SLOW_CASES = 8
 
 # Each case notes that it started, in a file beside the registry, then takes a while.
 SLOW_REGISTRY = """\
@@ -28,7 +28,7 @@ RAN = Path(__file__).with_name("ran.txt")
 def slow(x, tag):
     with RAN.open("a") as f:
         f.write(tag + "\\n")
-    time.sleep(0.6)
+    time.sleep(0.4)
     return x + 1
 
 

@@ -4,20 +4,78 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import uuid
+from collections.abc import Iterator
 from pathlib import Path
 
-from conftest import EXAMPLE, processes_naming, python_env, wait_until_gone
+import pytest
+from conftest import EXAMPLE, FAULTS, WorkerHarness, processes_naming, python_env, wait_until_gone
 
 EAGER = ["eager"]
 
+# Cases that report on the process they run in, or make records bigger than a pipe's buffer.
+PROBE_REGISTRY = """\
+import os
+import torch
+from capmap import case
 
-def test_hello_describes_library_environment_and_cases(worker_factory) -> None:
-    w = worker_factory([EXAMPLE])
+def where(x):
+    print('pid', os.getpid(), 'pgid', os.getpgid(0), 'threads', torch.get_num_threads(),
+          'env', os.environ['OMP_NUM_THREADS'], os.environ['CAPMAP_THREADS'])
+    return x
+
+def many(x):
+    return [x] * 30_000
+
+def shout(x):
+    raise ValueError('x' * 500_000)
+
+case('where[a]', 'probe.process', where, [torch.zeros(1)])
+case('where[b]', 'probe.process', where, [torch.zeros(1)])
+case('many', 'probe.big', many, [torch.zeros(1)])
+case('shout', 'probe.big', shout, [torch.zeros(1)])
+"""
+
+
+def started_worker(registries: list[str | Path]) -> tuple[WorkerHarness, dict]:
+    w = WorkerHarness(registries)
     hello = w.event()
-    assert hello is not None and hello["type"] == "hello"
+    assert hello is not None and hello["type"] == "hello", w.stderr()[-2000:]
+    return w, hello
+
+
+# Workers are slow to start (torch): tests that leave a worker usable share one per registry.
+@pytest.fixture(scope="module")
+def example_worker() -> Iterator[tuple[WorkerHarness, dict]]:
+    w, hello = started_worker([EXAMPLE])
+    yield w, hello
+    w.close()
+
+
+@pytest.fixture(scope="module")
+def fault_worker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[WorkerHarness, Path]]:
+    registry = tmp_path_factory.mktemp(f"faults_{uuid.uuid4().hex[:12]}") / "faults.py"
+    shutil.copy(FAULTS, registry)
+    w, _ = started_worker([registry])
+    yield w, registry
+    w.close()
+
+
+@pytest.fixture(scope="module")
+def probe_worker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WorkerHarness]:
+    registry = tmp_path_factory.mktemp("probe") / "probe.py"
+    registry.write_text(PROBE_REGISTRY)
+    w, _ = started_worker([registry])
+    yield w
+    w.close()
+
+
+def test_hello_describes_library_environment_and_cases(example_worker) -> None:
+    w, hello = example_worker
     assert hello["pid"] == w.proc.pid
     assert hello["library"]["name"] == "example"
     assert hello["library"]["revision"]
@@ -30,9 +88,8 @@ def test_hello_describes_library_environment_and_cases(worker_factory) -> None:
     assert lstm["skip"] and lstm["package"] == "nn" and lstm["section"] == "layers.recurrent"
 
 
-def test_task_events_arrive_in_protocol_order(worker_factory) -> None:
-    w = worker_factory([EXAMPLE])
-    assert w.event()["type"] == "hello"
+def test_task_events_arrive_in_protocol_order(example_worker) -> None:
+    w, _ = example_worker
     events = w.run_task(7, "ConvBlock", EAGER)
     kinds = [e["type"] for e in events]
     assert kinds == ["started", "path", "record", "done"]
@@ -45,36 +102,22 @@ def test_task_events_arrive_in_protocol_order(worker_factory) -> None:
     assert done["exit"] == 0 and "signal" not in done
 
 
-def test_each_task_gets_a_fresh_child_in_its_own_process_group(worker_factory, tmp_path: Path) -> None:
-    probe = tmp_path / "probe.py"
-    probe.write_text(
-        "import os, torch\n"
-        "from capmap import case\n"
-        "def where(x):\n"
-        "    print('pid', os.getpid(), 'pgid', os.getpgid(0), 'threads', torch.get_num_threads())\n"
-        "    return x\n"
-        "case('where[a]', 'probe.process', where, [torch.zeros(1)])\n"
-        "case('where[b]', 'probe.process', where, [torch.zeros(1)])\n"
-    )
-    w = worker_factory([probe])
-    assert w.event()["type"] == "hello"
+def test_each_task_gets_a_fresh_child_in_its_own_process_group(probe_worker) -> None:
     seen = []
-    for task, name in enumerate(["where[a]", "where[b]"]):
-        events = w.run_task(task, name, EAGER)
+    for task, (name, share) in enumerate([("where[a]", 1), ("where[b]", 2)]):
+        events = probe_worker.run_task(task, name, EAGER, threads=share)
         child = events[0]["pid"]
         # The probe's own capture keeps the print in the record; the worker's log keeps it too.
         line = next(ln for ln in events[-1]["log_tail"].splitlines() if ln.startswith("pid "))
-        _, pid, _, pgid, _, threads = line.split()
-        assert int(pid) == child and int(pgid) == child and int(threads) == 1
+        _, pid, _, pgid, _, threads, _, omp, capmap_threads = line.split()
+        assert int(pid) == child and int(pgid) == child
+        assert int(threads) == int(omp) == int(capmap_threads) == share
         seen.append(child)
     assert seen[0] != seen[1]
 
 
-def test_a_crash_ends_in_done_with_the_signal_and_the_python_stack(
-    worker_factory, fault_registry: Path
-) -> None:
-    w = worker_factory([fault_registry])
-    assert w.event()["type"] == "hello"
+def test_a_crash_ends_in_done_with_the_signal_and_the_python_stack(fault_worker) -> None:
+    w, _ = fault_worker
     done = w.run_task(1, "segfault", EAGER)[-1]
     assert done["signal"] == "SIGSEGV" and "exit" not in done
     assert "segfault" in done["log_tail"]  # faulthandler's stack names the case's function
@@ -85,19 +128,17 @@ def test_a_crash_ends_in_done_with_the_signal_and_the_python_stack(
     assert w.run_task(4, "relu", EAGER)[-2]["record"]["status"] == "ok"
 
 
-def test_state_a_case_corrupts_does_not_reach_the_next_task(worker_factory, fault_registry: Path) -> None:
-    w = worker_factory([fault_registry])
-    assert w.event()["type"] == "hello"
-    assert w.run_task(1, "poison", EAGER)[-2]["record"]["status"] == "ok"
-    for task, name in enumerate(["add_one[a]", "add_tensors"], start=2):
+def test_state_a_case_corrupts_does_not_reach_the_next_task(fault_worker) -> None:
+    w, _ = fault_worker
+    assert w.run_task(11, "poison", EAGER)[-2]["record"]["status"] == "ok"
+    for task, name in enumerate(["add_one[a]", "add_tensors"], start=12):
         record = w.run_task(task, name, EAGER)[-2]["record"]
         assert record["status"] == "ok", record
 
 
-def test_output_flood_is_cut_to_the_tail(worker_factory, fault_registry: Path) -> None:
-    w = worker_factory([fault_registry])
-    assert w.event()["type"] == "hello"
-    events = w.run_task(1, "flood", EAGER)
+def test_output_flood_is_cut_to_the_tail(fault_worker) -> None:
+    w, _ = fault_worker
+    events = w.run_task(21, "flood", EAGER)
     record, done = events[-2]["record"], events[-1]
     assert record["status"] == "ok"
     assert done["exit"] == 0
@@ -105,32 +146,25 @@ def test_output_flood_is_cut_to_the_tail(worker_factory, fault_registry: Path) -
     assert len(record.get("log_tail", "")) <= 4096
 
 
-def test_processes_a_case_leaves_behind_end_with_its_task(worker_factory, fault_registry: Path) -> None:
-    w = worker_factory([fault_registry])
-    assert w.event()["type"] == "hello"
-    assert w.run_task(1, "orphan", EAGER)[-2]["record"]["status"] == "ok"
+def test_processes_a_case_leaves_behind_end_with_its_task(fault_worker) -> None:
+    w, registry = fault_worker
+    assert w.run_task(31, "orphan", EAGER)[-2]["record"]["status"] == "ok"
     # Only the worker itself may still name the registry.
-    assert processes_naming(fault_registry) == [w.proc.pid]
+    assert processes_naming(registry) == [w.proc.pid]
 
 
-def test_large_records_reach_the_supervisor_as_whole_lines(worker_factory, tmp_path: Path) -> None:
-    big = tmp_path / "big.py"
-    # A message far over a pipe's buffer: the probe trims it, the line must still arrive whole.
-    big.write_text(
-        "import torch\nfrom capmap import case\n"
-        "def shout(x):\n    raise ValueError('x' * 500_000)\n"
-        "case('shout', 'probe.big', shout, [torch.zeros(1)])\n"
-    )
-    w = worker_factory([big])
-    assert w.event()["type"] == "hello"
-    record = w.run_task(1, "shout", EAGER)[-2]["record"]
+def test_large_records_reach_the_supervisor_as_whole_lines(probe_worker) -> None:
+    # One record far over a pipe's 64 KiB buffer (30 000 outputs), and one error message far
+    # over the documented size: both must arrive as one whole, parseable line.
+    record = probe_worker.run_task(41, "many", EAGER)[-2]["record"]
+    assert record["status"] == "ok" and len(record["outputs"]) == 30_000
+    record = probe_worker.run_task(42, "shout", EAGER)[-2]["record"]
     assert record["status"] == "fail" and record["error_type"] == "ValueError"
     assert 100 < len(record["message"]) <= 2000
 
 
-def test_unknown_case_is_answered_without_a_child(worker_factory) -> None:
-    w = worker_factory([EXAMPLE])
-    assert w.event()["type"] == "hello"
+def test_unknown_case_is_answered_without_a_child(example_worker) -> None:
+    w, _ = example_worker
     events = w.run_task(5, "no_such_case", EAGER)
     assert [e["type"] for e in events] == ["done"]
     assert events[0]["exit"] != 0 and "no_such_case" in events[0]["log_tail"]
@@ -190,3 +224,31 @@ def test_list_prints_hello_on_stdout() -> None:
     assert done.returncode == 0, done.stderr
     hello = json.loads(done.stdout)
     assert hello["type"] == "hello" and len(hello["cases"]) >= 15
+
+
+def test_records_are_encoded_as_strict_json() -> None:
+    import numpy as np
+    import torch
+    from capmap.worker import encode, trim_record
+
+    record = {
+        "max_abs_diff": float("nan"),
+        "limit": float("inf"),
+        "low": -float("inf"),
+        "count": np.int64(3),
+        "diff": torch.tensor(0.5),
+        "message": "bad byte \udcff here",
+        "shape": (1, 2),
+    }
+    line = encode(record)
+    assert line.endswith(b"\n") and line.count(b"\n") == 1
+    # The strict parser of the supervisor rejects NaN/Infinity numbers and invalid UTF-8.
+    decoded = json.loads(line.decode("utf-8"), parse_constant=lambda c: pytest.fail(f"bare {c}"))
+    assert decoded["max_abs_diff"] == "NaN"
+    assert (decoded["limit"], decoded["low"]) == ("Infinity", "-Infinity")
+    assert (decoded["count"], decoded["diff"], decoded["shape"]) == (3, 0.5, [1, 2])
+    assert decoded["message"].startswith("bad byte ")
+
+    trimmed = trim_record({"message": "m" * 5000, "log_tail": "t" * 9000 + "END", "status": "fail"})
+    assert len(trimmed["message"]) == 2000 and trimmed["message"].endswith("...")
+    assert len(trimmed["log_tail"]) == 4096 and trimmed["log_tail"].endswith("END")

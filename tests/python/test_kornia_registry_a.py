@@ -6,6 +6,7 @@ import collections
 import importlib
 import inspect
 import time
+from pathlib import Path
 from typing import Any
 
 import kornia
@@ -94,6 +95,21 @@ def test_every_ref_is_a_public_kornia_name(area: registry.Registry) -> None:
         if c.method is not None and not op.endswith("." + c.method):
             problems.append(f"{c.name}: probes method {c.method!r} but is not named Class.{c.method}")
     assert not problems, "\n".join(problems)
+
+
+def test_where_points_at_the_registering_line(area: registry.Registry) -> None:
+    """Cases built by helpers still name the registry line a reader should open."""
+    lines: dict[str, list[str]] = {}
+    problems = []
+    for c in area.cases:
+        path, _, line = c.where.rpartition(":")
+        if path not in lines:
+            lines[path] = Path(path).read_text().splitlines()
+        window = "\n".join(lines[path][int(line) - 1 : int(line) + 2])
+        op = c.operator.removesuffix(f".{c.method}") if c.method else c.operator
+        if f'"{op}' not in window:
+            problems.append(f"{c.name}: {c.where} does not register it")
+    assert not problems, "\n".join(problems[:20])
 
 
 def test_each_operator_starts_with_its_default_configuration(area: registry.Registry) -> None:

@@ -8,8 +8,6 @@ matrices with positive focal lengths, points inside the image, depths in front o
 
 from __future__ import annotations
 
-import math
-
 import torch
 
 SEED = 0
@@ -81,18 +79,30 @@ def axis_angle(b: int = 1, seed: int = SEED, max_angle: float = 1.0) -> torch.Te
     return axis * angle
 
 
-def rotation(b: int = 1, seed: int = SEED) -> torch.Tensor:
-    """Proper rotation matrices B x 3 x 3 (Rodrigues of `axis_angle`)."""
-    aa = axis_angle(b, seed)
+def skew(v: torch.Tensor) -> torch.Tensor:
+    """Cross-product matrices of B x 3 vectors."""
+    x, y, z = v.unbind(-1)
+    zero = torch.zeros_like(x)
+    return torch.stack([zero, -z, y, z, zero, -x, -y, x, zero], -1).view(-1, 3, 3)
+
+
+def rodrigues(aa: torch.Tensor) -> torch.Tensor:
+    """Rotation matrices of B x 3 axis-angle vectors (none of them zero)."""
     theta = aa.norm(dim=-1, keepdim=True)
-    k = aa / theta
-    kx, ky, kz = k.unbind(-1)
-    zero = torch.zeros_like(kx)
-    kmat = torch.stack([zero, -kz, ky, kz, zero, -kx, -ky, kx, zero], -1).view(b, 3, 3)
-    eye = torch.eye(3).expand(b, 3, 3)
-    s = torch.sin(theta).view(b, 1, 1)
-    c = torch.cos(theta).view(b, 1, 1)
-    return eye + s * kmat + (1 - c) * (kmat @ kmat)
+    k = skew(aa / theta)
+    s = torch.sin(theta).view(-1, 1, 1)
+    c = torch.cos(theta).view(-1, 1, 1)
+    return torch.eye(3) + s * k + (1 - c) * (k @ k)
+
+
+def rotation(b: int = 1, seed: int = SEED) -> torch.Tensor:
+    """Proper rotation matrices B x 3 x 3, angles up to 1 rad."""
+    return rodrigues(axis_angle(b, seed))
+
+
+def rotation_small(b: int = 1, seed: int = SEED) -> torch.Tensor:
+    """Proper rotation matrices B x 3 x 3, angles up to 0.2 rad (a camera that keeps its view)."""
+    return rodrigues(axis_angle(b, seed, max_angle=0.2))
 
 
 def quaternion(b: int = 1, seed: int = SEED) -> torch.Tensor:
@@ -147,19 +157,6 @@ def extrinsics4(b: int = 1, seed: int = SEED) -> torch.Tensor:
     return out
 
 
-def rotation_small(b: int = 1, seed: int = SEED) -> torch.Tensor:
-    aa = axis_angle(b, seed, max_angle=0.2)
-    theta = aa.norm(dim=-1, keepdim=True)
-    k = aa / theta
-    kx, ky, kz = k.unbind(-1)
-    zero = torch.zeros_like(kx)
-    kmat = torch.stack([zero, -kz, ky, kz, zero, -kx, -ky, kx, zero], -1).view(b, 3, 3)
-    eye = torch.eye(3).expand(b, 3, 3)
-    s = torch.sin(theta).view(b, 1, 1)
-    c = torch.cos(theta).view(b, 1, 1)
-    return eye + s * kmat + (1 - c) * (kmat @ kmat)
-
-
 def points2d(b: int = 1, n: int = 8, h: int = H, w: int = W, seed: int = SEED) -> torch.Tensor:
     """Pixel coordinates (x, y) inside the image, B x N x 2."""
     return rand(b, n, 2, seed=seed) * torch.tensor([w - 1.0, h - 1.0])
@@ -179,7 +176,8 @@ def distortion(b: int = 1, n: int = 5) -> torch.Tensor:
 
 
 def two_views(b: int = 1, n: int = 16, seed: int = SEED) -> dict[str, torch.Tensor]:
-    """Two calibrated views of one scene: K, R/t of both cameras, matched pixel points, F and E."""
+    """Two calibrated views of one scene: K, R/t of both cameras, matched pixel points (x1, x2)
+    and the same in normalised camera coordinates (n1, n2), P1/P2, F and E."""
     k = intrinsics(b)
     x3 = points3d(b, n, seed)
     r1, t1 = torch.eye(3).repeat(b, 1, 1), torch.zeros(b, 3, 1)
@@ -191,13 +189,13 @@ def two_views(b: int = 1, n: int = 16, seed: int = SEED) -> dict[str, torch.Tens
         pix = cam @ k.transpose(-1, -2)
         return pix[..., :2] / pix[..., 2:]
 
-    tx = t2[:, :, 0]
-    zero = torch.zeros_like(tx[:, 0])
-    skew = torch.stack(
-        [zero, -tx[:, 2], tx[:, 1], tx[:, 2], zero, -tx[:, 0], -tx[:, 1], tx[:, 0], zero], -1
-    ).view(b, 3, 3)
-    e = skew @ r2
     kinv = torch.linalg.inv(k)
+
+    def normalized(pix: torch.Tensor) -> torch.Tensor:
+        """Pixel points mapped through K^-1: the coordinates the essential-matrix solvers take."""
+        return pix @ kinv[:, :2, :2].transpose(-1, -2) + kinv[:, None, :2, 2]
+
+    e = skew(t2[:, :, 0]) @ r2
     f = kinv.transpose(-1, -2) @ e @ kinv
     f = f / f[:, 2:3, 2:3]
     p1 = k @ torch.cat([r1, t1], -1)
@@ -211,6 +209,8 @@ def two_views(b: int = 1, n: int = 16, seed: int = SEED) -> dict[str, torch.Tens
         "X": x3,
         "x1": project(r1, t1),
         "x2": project(r2, t2),
+        "n1": normalized(project(r1, t1)),
+        "n2": normalized(project(r2, t2)),
         "E": e,
         "F": f,
         "P1": p1,
@@ -293,7 +293,3 @@ def box_corners3d(b: int = 1, n: int = 2, d: int = 8, h: int = 16, w: int = 16) 
             corners.append(torch.stack([x, y, z]))
     box = torch.stack(corners)
     return torch.stack([box + i for i in range(n)]).unsqueeze(0).repeat(b, 1, 1, 1)
-
-
-def grid_angles(n: int = 1) -> torch.Tensor:
-    return torch.linspace(-math.pi / 3, math.pi / 3, n)

@@ -8,6 +8,8 @@ Deterministic cases use `p=1.0` so that the sampled transform is actually applie
 
 from __future__ import annotations
 
+import inspect
+import os
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -25,6 +27,15 @@ PARAMS_NOTE = "parameters sampled once at registry import and passed in as param
 
 # Normalize, Denormalize, Resize and ImageSequential are also public names of other kornia
 # packages (enhance, geometry, core) with different objects; these cases carry the package.
+
+
+def _registry_line() -> str:
+    """`file:line` of the call to the helper that called this, so the page links to the case's line
+    in this file rather than to the helper's own call of `case(...)`."""
+    frame = inspect.currentframe()
+    assert frame is not None and frame.f_back is not None and frame.f_back.f_back is not None
+    caller = frame.f_back.f_back
+    return f"{os.path.relpath(caller.f_code.co_filename)}:{caller.f_lineno}"
 
 
 def _params(module: nn.Module, shape: Sequence[int]) -> Any:
@@ -53,8 +64,9 @@ def augment(
     module = make()
     bound = dict(kwargs or {})
     bound["params"] = _params(module, shape or inputs[0].shape)
+    where = _registry_line()
     full_note = "; ".join(x for x in (note, PARAMS_NOTE) if x)
-    case(name, group, module, inputs, bound, note=full_note, tags=tags, check=check)
+    case(name, group, module, inputs, bound, note=full_note, tags=tags, check=check).where = where
     if random:
         op = name.split("[", 1)[0]
         case(
@@ -65,17 +77,13 @@ def augment(
             kwargs,
             note="; ".join(x for x in (note, RANDOM_NOTE) if x),
             check=False,
-        )
+        ).where = where
 
 
 # Inputs -------------------------------------------------------------------------------------
 IMG = [I.image()]
 IMG2 = [I.image(2)]
 VOL = [I.volume()]
-GRAY = [I.gray()]
-
-# Deterministic kernels sometimes depend on noise drawn in apply; those cases are not compared.
-NOISE_NOTE = "draws its noise inside apply even when params are given, so values are not compared"
 
 # 2D intensity ---------------------------------------------------------------------------------
 S2I = "2d.intensity"
@@ -283,6 +291,7 @@ augment("RandomTranslate", S2G, lambda: A.RandomTranslate(0.1, 0.1, p=1.0), IMG)
 
 # Inverses of the geometric augmentations, fed with the forward output and the same parameters.
 def inverse(name: str, section: str, make: Callable[[], nn.Module], image: torch.Tensor) -> None:
+    """`Op.inverse` undoing the forward warp drawn with the same parameters."""
     module = make()
     params = _params(module, image.shape)
     warped = module(image.clone(), params=params)
@@ -294,7 +303,7 @@ def inverse(name: str, section: str, make: Callable[[], nn.Module], image: torch
         {"params": params, "size": tuple(image.shape[-2:])},
         method="inverse",
         note=PARAMS_NOTE,
-    )
+    ).where = _registry_line()
 
 
 inverse("RandomAffine", S2G, lambda: A.RandomAffine(15.0, p=1.0), IMG[0])

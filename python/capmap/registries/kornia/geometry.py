@@ -2,9 +2,10 @@
 
 The image-space transforms live in geometry_transform.py; cameras, calibration, epipolar geometry,
 depth, homographies, solvers, sub-pixel ops and boxes in geometry_camera.py.
-Methods of the geometry data classes are probed as `Class.method` on an instance built here;
-only methods that return tensors are listed (the others return kornia objects, which no graph
-capture path can return).
+Methods of the geometry data classes are probed as `Class.method`, on an instance built here or
+on the class for static and class methods. Methods that only build another kornia object are
+left out, except the exponential maps and the fitting functions, which users call directly; those
+return objects without a tensor output, and their notes say so.
 """
 
 from __future__ import annotations
@@ -328,8 +329,9 @@ case("Quaternion.from_matrix", GQ, Quaternion, [R], method="from_matrix")
 GLG = "geometry.liegroup"
 SO3 = So3(Quaternion(Q.clone()))
 SE3 = Se3(So3(Quaternion(Q.clone())), T[..., 0].clone())
-SO2 = So2(torch.complex(torch.cos(I.angles(B) / 57.3), torch.sin(I.angles(B) / 57.3)))
-SE2 = Se2(So2(torch.complex(torch.cos(I.angles(B) / 57.3), torch.sin(I.angles(B) / 57.3))), I.randn(B, 2))
+THETA = torch.deg2rad(I.angles(B))
+SO2 = So2(torch.complex(torch.cos(THETA), torch.sin(THETA)))
+SE2 = Se2(So2(torch.complex(torch.cos(THETA), torch.sin(THETA))), I.randn(B, 2))
 V3 = I.randn(B, 3, seed=7, scale=0.5)
 V6 = I.randn(B, 6, seed=8, scale=0.5)
 V2 = I.randn(B, 2, seed=9, scale=0.5)
@@ -354,8 +356,8 @@ case("Se3.__mul__", GLG, SE3, [PTS3[:, 0]], method="__mul__", note="transforms a
 case(
     "Se3.exp", GLG, Se3, [V6], method="exp", note="returns an Se3 (an nn.Module): no tensor output to compare"
 )
-case("So2.hat", GLG, So2, [I.angles(B) / 57.3], method="hat")
-case("So2.vee", GLG, So2, [So2.hat(I.angles(B) / 57.3)], method="vee")
+case("So2.hat", GLG, So2, [THETA], method="hat")
+case("So2.vee", GLG, So2, [So2.hat(THETA)], method="vee")
 case("So2.log", GLG, SO2, [], method="log", note="complex-valued parameter")
 case("So2.matrix", GLG, SO2, [], method="matrix", note="complex-valued parameter")
 case("So2.adjoint", GLG, SO2, [], method="adjoint")
