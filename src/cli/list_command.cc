@@ -41,9 +41,10 @@ nlohmann::json load_inventory(const std::vector<std::string>& registries) {
     if (event->type == WorkerEventType::kError) throw UserError(event->message);
     if (event->type == WorkerEventType::kHello) return std::move(event->body);
   }
-  throw UserError(fmt::format("{} -m capmap.worker --list exited with code {} without listing "
-                              "the cases (its output is above)",
-                              argv[0], exit_code));
+  throw UserError(
+      fmt::format("{} -m capmap.worker --list exited with code {} without listing "
+                  "the cases (its output is above)",
+                  argv[0], exit_code));
 }
 
 void list_command(const ListOptions& options) {
@@ -62,8 +63,8 @@ void list_command(const ListOptions& options) {
     name_width = std::max(name_width, c.value("name", "").size());
     group_width = std::max(group_width, c.value("group", "").size());
   }
-  std::string out = fmt::format("{:<{}}  {:<{}}  {}\n", "name", name_width, "group", group_width,
-                                "skip");
+  std::string out =
+      fmt::format("{:<{}}  {:<{}}  {}\n", "name", name_width, "group", group_width, "skip");
   size_t skipped = 0;
   for (const auto& c : cases) {
     std::string skip;

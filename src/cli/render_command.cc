@@ -49,10 +49,11 @@ void add_render_command(CLI::App& app, int& exit_code) {
     try {
       snapshot = nlohmann::json::parse(text);
     } catch (const nlohmann::json::parse_error& e) {
+      // Drop nlohmann's "[json.exception.parse_error.101] " prefix; keep the position.
       std::string why = e.what();
-      auto colon = why.find("]: ");
+      auto bracket = why.find("] ");
       throw UserError(snapshot_path.string() + ": not valid JSON: " +
-                      (colon == std::string::npos ? why : why.substr(colon + 3)));
+                      (bracket == std::string::npos ? why : why.substr(bracket + 2)));
     }
     try {
       render_snapshot(snapshot, options);

@@ -58,9 +58,10 @@ std::vector<std::string> parse_paths(const std::string& text) {
     size_t comma = text.find(',', start);
     std::string path = text.substr(start, comma == std::string::npos ? comma : comma - start);
     if (std::find(kKnownPaths.begin(), kKnownPaths.end(), path) == kKnownPaths.end()) {
-      throw UserError(fmt::format("--paths '{}': unknown path '{}' (known: eager, onnx, export, "
-                                  "compile)",
-                                  text, path));
+      throw UserError(
+          fmt::format("--paths '{}': unknown path '{}' (known: eager, onnx, export, "
+                      "compile)",
+                      text, path));
     }
     if (std::find(paths.begin(), paths.end(), path) == paths.end()) paths.push_back(path);
     if (comma == std::string::npos) break;
@@ -113,7 +114,8 @@ void run_command(const RunCommandOptions& options, int& exit_code) {
   supervisor_options.memory_limit = parse_byte_size(options.memory_limit);
   supervisor_options.timeout_seconds = options.timeout;
   supervisor_options.jobs =
-      options.jobs > 0 ? options.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+      options.jobs > 0 ? options.jobs
+                       : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   supervisor_options.python = locate_python();
   supervisor_options.registries = options.registries;
   supervisor_options.settings = {{"opset", options.opset}, {"export_strict", options.strict}};
@@ -130,8 +132,8 @@ void run_command(const RunCommandOptions& options, int& exit_code) {
 
   const auto& inventory = hello->at("cases");
   // The bundled default surveys its quick tier unless told otherwise.
-  bool default_tier = options.registries.empty() && !options.all && filter.only.empty() &&
-                      filter.tags.empty();
+  bool default_tier =
+      options.registries.empty() && !options.all && filter.only.empty() && filter.tags.empty();
   if (default_tier) {
     bool has_quick = std::any_of(inventory.begin(), inventory.end(), [](const auto& c) {
       auto tags = c.find("tags");
@@ -227,8 +229,7 @@ void add_run_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--only", options->only,
                   "Run only cases whose name, name prefix or group matches (repeatable); a "
                   "pattern that matches nothing is an error")
-      ->expected(1)
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+      ->allow_extra_args(false);
   cmd->add_option("--paths", options->paths,
                   "Comma-separated paths to probe, from eager,onnx,export,compile")
       ->capture_default_str();
@@ -238,8 +239,7 @@ void add_run_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--memory-limit", options->memory_limit,
                   "Memory limit per task (RSS of its whole process group), e.g. 8G, 512M")
       ->capture_default_str();
-  cmd->add_option("--store", options->store, "Results store (SQLite file)")
-      ->capture_default_str();
+  cmd->add_option("--store", options->store, "Results store (SQLite file)")->capture_default_str();
   cmd->add_option("--shard", options->shard,
                   "Run only shard I of N (1-based, e.g. 2/4); each shard writes its own store");
   cmd->add_flag("--retry-crashed", options->retry_crashed,
@@ -249,12 +249,12 @@ void add_run_command(CLI::App& app, int& exit_code) {
       ->check(CLI::PositiveNumber);
   cmd->add_flag("--strict", options->strict, "Use torch.export strict mode for the export path");
   cmd->add_option("--tag", options->tags, "Run only cases carrying this tag (repeatable)")
-      ->expected(1)
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  cmd->add_flag("--all", options->all,
-                "Run every case (without REGISTRY, the default is the Kornia registry's cases "
-                "tagged 'quick' unless --only or --tag is given; with REGISTRY arguments, all their "
-                "cases)");
+      ->allow_extra_args(false);
+  cmd->add_flag(
+      "--all", options->all,
+      "Run every case (without REGISTRY, the default is the Kornia registry's cases "
+      "tagged 'quick' unless --only or --tag is given; with REGISTRY arguments, all their "
+      "cases)");
   cmd->add_flag("--no-merge", options->no_merge,
                 "Do not write snapshot.json and page.html after the run");
   cmd->add_option("--out", options->out,

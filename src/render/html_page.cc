@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 
 #include "common/embedded_assets.h"
@@ -89,17 +90,16 @@ std::string summary_html(const PageModel& model) {
   return out;
 }
 
-std::string causes_html(const PageModel& model) {
-  if (model.causes.empty()) return "<p>No failures.</p>\n";
+std::string causes_table(const PageModel& model, std::size_t begin, std::size_t end) {
   std::string out =
-      "<div class=\"cm-scroll\"><table class=\"cm-causes\">\n<thead><tr><th "
-      "scope=\"col\">Cause</th>"
-      "<th scope=\"col\">Category</th>";
+      "<div class=\"cm-scroll\"><table class=\"cm-causes\">\n<thead><tr><th scope=\"col\" "
+      "class=\"cause\">Cause</th><th scope=\"col\" class=\"cat\">Category</th>";
   for (const PagePath& p : model.paths) {
     out += fmt::format("<th scope=\"col\" class=\"num\">{}</th>", escape_html(p.label));
   }
   out += "<th scope=\"col\" class=\"num\">Cases</th></tr></thead>\n<tbody>\n";
-  for (const CauseTally& c : model.causes) {
+  for (std::size_t i = begin; i < end; ++i) {
+    const CauseTally& c = model.causes[i];
     out += fmt::format(
         "<tr><td><button type=\"button\" class=\"cm-link\" data-cause=\"{0}\">{0}</button></td>"
         "<td><span class=\"cm-cat\">{1}</span></td>",
@@ -108,6 +108,22 @@ std::string causes_html(const PageModel& model) {
     out += fmt::format("<td class=\"num\">{}</td></tr>\n", c.cases);
   }
   return out + "</tbody>\n</table></div>\n";
+}
+
+// The most frequent causes stay in view; the long tail folds away so the
+// case search is not pushed far down the page.
+constexpr std::size_t kCausesInView = 10;
+
+std::string causes_html(const PageModel& model) {
+  if (model.causes.empty()) return "<p>No failures.</p>\n";
+  std::size_t shown = std::min(kCausesInView, model.causes.size());
+  std::string out = causes_table(model, 0, shown);
+  if (shown < model.causes.size()) {
+    out += fmt::format("<details class=\"cm-more\"><summary>{} more causes</summary>\n",
+                       model.causes.size() - shown);
+    out += causes_table(model, shown, model.causes.size()) + "</details>\n";
+  }
+  return out;
 }
 
 std::string legend_html() {

@@ -241,6 +241,7 @@ PageModel build_page_model(const json& snapshot, const UrlTemplates& urls) {
     throw UserError("snapshot: schema_version " + v->dump() + " is not supported (expected 1)");
   }
   PageModel model;
+  model.urls = urls;
   model.header = read_header(*header_it);
   model.paths = read_paths(*header_it);
   model.cards.resize(model.paths.size());

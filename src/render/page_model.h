@@ -73,6 +73,7 @@ struct PageHeader {
 
 struct PageModel {
   PageHeader header;
+  UrlTemplates urls;  // the templates the links were made with
   std::vector<PagePath> paths;
   std::vector<CaseRow> cases;
   std::vector<CaseSection> sections;

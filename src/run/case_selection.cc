@@ -29,8 +29,9 @@ bool case_matches_pattern(const nlohmann::json& c, const std::string& pattern) {
 std::vector<nlohmann::json> select_cases(const nlohmann::json& inventory,
                                          const CaseFilter& filter) {
   for (const auto& pattern : filter.only) {
-    bool any = std::any_of(inventory.begin(), inventory.end(),
-                           [&](const nlohmann::json& c) { return case_matches_pattern(c, pattern); });
+    bool any = std::any_of(inventory.begin(), inventory.end(), [&](const nlohmann::json& c) {
+      return case_matches_pattern(c, pattern);
+    });
     if (!any) {
       throw UserError(
           fmt::format("--only '{}': matches no case name, name prefix or group", pattern));
@@ -48,9 +49,8 @@ std::vector<nlohmann::json> select_cases(const nlohmann::json& inventory,
                      [&](const std::string& p) { return case_matches_pattern(c, p); })) {
       continue;
     }
-    if (!filter.tags.empty() &&
-        std::none_of(filter.tags.begin(), filter.tags.end(),
-                     [&](const std::string& t) { return has_tag(c, t); })) {
+    if (!filter.tags.empty() && std::none_of(filter.tags.begin(), filter.tags.end(),
+                                             [&](const std::string& t) { return has_tag(c, t); })) {
       continue;
     }
     if (!shard_owns(filter.shard, c.value("name", ""))) continue;

@@ -115,8 +115,8 @@ std::map<pid_t, std::uint64_t> process_group_rss(const std::set<pid_t>& pgids) {
       if (cursor != nullptr) ++cursor;
     }
     long pages = cursor != nullptr ? std::strtol(cursor, nullptr, 10) : 0;
-    rss[static_cast<pid_t>(pgrp)] += static_cast<std::uint64_t>(pages > 0 ? pages : 0) *
-                                      static_cast<std::uint64_t>(page_size);
+    rss[static_cast<pid_t>(pgrp)] +=
+        static_cast<std::uint64_t>(pages > 0 ? pages : 0) * static_cast<std::uint64_t>(page_size);
   }
   closedir(proc);
   return rss;

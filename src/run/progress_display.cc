@@ -33,16 +33,16 @@ std::string ProgressDisplay::status_counts() const {
   return text;
 }
 
-void ProgressDisplay::task_finished(const std::string& case_name,
-                                    const std::vector<std::pair<std::string, std::string>>& outcomes,
-                                    double seconds) {
+void ProgressDisplay::task_finished(
+    const std::string& case_name, const std::vector<std::pair<std::string, std::string>>& outcomes,
+    double seconds) {
   if (live_) return;
   std::string parts;
   for (const auto& [path, status] : outcomes) {
     parts += fmt::format("{}{} {}", parts.empty() ? "" : ", ", path, status);
   }
-  std::fprintf(out_, "[%zu/%zu] %s: %s (%.1f s)\n", done_, total_, case_name.c_str(),
-               parts.c_str(), seconds);
+  std::fprintf(out_, "[%zu/%zu] %s: %s (%.1f s)\n", done_, total_, case_name.c_str(), parts.c_str(),
+               seconds);
   std::fflush(out_);
 }
 
@@ -69,8 +69,8 @@ void ProgressDisplay::refresh(const std::vector<RunningTaskView>& running) {
                                [](const auto& a, const auto& b) { return a.seconds < b.seconds; });
     slowest = fmt::format(" | slowest: {} {:.0f}s", it->label, it->seconds);
   }
-  std::string line = fmt::format("{}/{} | {} | {:.2f}/s | ETA {}{}", done_, total_,
-                                 status_counts(), rate, eta, slowest);
+  std::string line = fmt::format("{}/{} | {} | {:.2f}/s | ETA {}{}", done_, total_, status_counts(),
+                                 rate, eta, slowest);
   // Keep to one terminal line: a wrapped line cannot be redrawn in place.
   if (line.size() > 150) line = line.substr(0, 147) + "...";
   std::fprintf(out_, "\r\033[K%s", line.c_str());
@@ -89,8 +89,9 @@ void ProgressDisplay::finish() {
   std::fflush(out_);
 }
 
-std::string format_status_table(const std::vector<std::string>& paths,
-                                const std::map<std::string, std::map<std::string, size_t>>& counts) {
+std::string format_status_table(
+    const std::vector<std::string>& paths,
+    const std::map<std::string, std::map<std::string, size_t>>& counts) {
   std::set<std::string> statuses;
   for (const auto& [path, by_status] : counts) {
     for (const auto& [status, n] : by_status) statuses.insert(status);

@@ -170,9 +170,9 @@ nlohmann::json Supervisor::engine_record(const RunningTask& running, const Endin
       record["status"] = "oom";
       record["rss_bytes"] = running.rss_at_kill;
       record["limit_bytes"] = options_.memory_limit;
-      record["message"] =
-          fmt::format("{} used {} of memory, over the limit of {}, and was killed", where,
-                      format_byte_size(running.rss_at_kill), format_byte_size(options_.memory_limit));
+      record["message"] = fmt::format("{} used {} of memory, over the limit of {}, and was killed",
+                                      where, format_byte_size(running.rss_at_kill),
+                                      format_byte_size(options_.memory_limit));
       break;
     case KillReason::kNone: {
       record["status"] = "crashed";
@@ -226,7 +226,12 @@ void Supervisor::finish_task(WorkerSlot& slot, const Ending& ending) {
       ++stats_.records_written;
       progress_->record(status);
     }
-    if (!rest.empty()) requeue(Task{running.task.case_name, rest});
+    if (!rest.empty()) {
+      // The dead child never reached these paths: their dispatch does not
+      // count towards "dispatched twice without a record".
+      store_->unmark_dispatched(run_key_, running.task.case_name, rest);
+      requeue(Task{running.task.case_name, rest});
+    }
   }
   ++stats_.tasks_finished;
   progress_->task_finished(running.task.case_name, running.outcomes,
@@ -278,8 +283,10 @@ void Supervisor::dispatch_idle_workers() {
     Task task = *queue_->pop();
     // Marked before it runs: if capmap dies now, the next run knows.
     store_->mark_dispatched(run_key_, task.case_name, task.paths);
-    nlohmann::json command = {{"type", "task"},   {"task", next_task_id_},
-                              {"case", task.case_name}, {"paths", task.paths},
+    nlohmann::json command = {{"type", "task"},
+                              {"task", next_task_id_},
+                              {"case", task.case_name},
+                              {"paths", task.paths},
                               {"threads", 1}};
     if (!slot.channel->send(command)) {
       // The worker is going away; poll() will see it and restart it.
@@ -410,6 +417,16 @@ void Supervisor::stop_everything() {
 void Supervisor::shut_down_workers() {
   for (auto& slot : slots_) {
     if (!slot.channel) continue;
+    if (!slot.ready) {
+      // Still importing: it has nothing to finish, and would only find its
+      // channel closed when it says hello.
+      pid_t pid = slot.channel->pid();
+      slot.channel.reset();
+      signal_process_group(pid, SIGKILL);
+      while (waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
+      }
+      continue;
+    }
     slot.channel->send({{"type", "quit"}});
     slot.channel->close();
   }

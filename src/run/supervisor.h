@@ -28,9 +28,9 @@ struct SupervisorOptions {
   std::vector<std::string> registries;
   nlohmann::json settings = nlohmann::json::object();
   int jobs = 1;
-  double timeout_seconds = 420;          // per path
+  double timeout_seconds = 420;             // per path
   std::uint64_t memory_limit = 8ull << 30;  // RSS of a task's process group
-  double kill_grace_seconds = 3;         // SIGTERM → SIGKILL
+  double kill_grace_seconds = 3;            // SIGTERM → SIGKILL
 };
 
 struct RunStats {
@@ -67,8 +67,8 @@ class Supervisor {
   struct RunningTask {
     Task task;
     std::int64_t id = 0;
-    pid_t child = 0;            // pgid of the child, once started
-    std::string path;           // the path the child is in ("" before the first)
+    pid_t child = 0;   // pgid of the child, once started
+    std::string path;  // the path the child is in ("" before the first)
     Clock::time_point dispatched;
     Clock::time_point path_started;
     std::vector<std::pair<std::string, std::string>> outcomes;  // (path, status)

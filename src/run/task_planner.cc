@@ -28,8 +28,9 @@ TaskPlan plan_tasks(ResultStore& store, const std::string& run_key,
         continue;
       }
       if (is_skip) {
-        store.put_record(run_key, name, path,
-                         {{"status", "skipped"}, {"seconds", 0}, {"message", skip->get<std::string>()}});
+        store.put_record(
+            run_key, name, path,
+            {{"status", "skipped"}, {"seconds", 0}, {"message", skip->get<std::string>()}});
         ++plan.skipped_written;
         continue;
       }

@@ -13,14 +13,14 @@ enum class WorkerEventType { kHello, kError, kStarted, kPath, kRecord, kDone };
 
 struct WorkerEvent {
   WorkerEventType type = WorkerEventType::kHello;
-  std::int64_t task = -1;      // started, path, record, done
-  std::int64_t pid = 0;        // hello (worker), started (child)
-  std::string path;            // path, record
-  std::string message;         // error
-  std::string signal;          // done: "SIGSEGV" when the child died by a signal
-  int exit_code = 0;           // done: exit status when it did not
-  std::string log_tail;        // done
-  nlohmann::json body;         // the whole message (hello: inventory; record: RECORD)
+  std::int64_t task = -1;  // started, path, record, done
+  std::int64_t pid = 0;    // hello (worker), started (child)
+  std::string path;        // path, record
+  std::string message;     // error
+  std::string signal;      // done: "SIGSEGV" when the child died by a signal
+  int exit_code = 0;       // done: exit status when it did not
+  std::string log_tail;    // done
+  nlohmann::json body;     // the whole message (hello: inventory; record: RECORD)
 };
 
 // A line that is not a valid event: why, for the count of malformed lines.

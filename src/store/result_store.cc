@@ -89,8 +89,8 @@ ResultStore ResultStore::open_for_writing(const std::filesystem::path& path) {
   if (!existed && path.has_parent_path()) {
     std::filesystem::create_directories(path.parent_path(), ec);
     if (ec) {
-      throw UserError(fmt::format("{}: cannot create folder: {}", path.parent_path().string(),
-                                  ec.message()));
+      throw UserError(
+          fmt::format("{}: cannot create folder: {}", path.parent_path().string(), ec.message()));
     }
   }
   SqliteDatabase db(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
@@ -111,7 +111,8 @@ ResultStore ResultStore::open_for_writing(const std::filesystem::path& path) {
 
 ResultStore ResultStore::open_for_reading(const std::filesystem::path& path) {
   std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) throw UserError(path.string() + ": no such results store");
+  if (!std::filesystem::exists(path, ec))
+    throw UserError(path.string() + ": no such results store");
   try {
     SqliteDatabase db(path, SQLITE_OPEN_READONLY);
     verify_schema(db);

@@ -54,8 +54,8 @@ class ResultStore {
   void begin_run(const RunDescription& run);
 
   // Commits one record at once. `record` must hold "status"; "seconds" defaults to 0.
-  void put_record(const std::string& run_key, const std::string& case_name,
-                  const std::string& path, const nlohmann::json& record);
+  void put_record(const std::string& run_key, const std::string& case_name, const std::string& path,
+                  const nlohmann::json& record);
 
   // Counts one more dispatch of each path of a case, in one transaction.
   void mark_dispatched(const std::string& run_key, const std::string& case_name,

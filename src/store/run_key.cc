@@ -15,11 +15,11 @@ nlohmann::json string_field(const nlohmann::json& object, const char* key) {
 
 nlohmann::json run_key_source(const nlohmann::json& library, const nlohmann::json& versions,
                               const nlohmann::json& settings) {
-  return {{"library",
-           {{"name", string_field(library, "name")},
-            {"revision", string_field(library, "revision")}}},
-          {"versions", versions},
-          {"settings", settings}};
+  return {
+      {"library",
+       {{"name", string_field(library, "name")}, {"revision", string_field(library, "revision")}}},
+      {"versions", versions},
+      {"settings", settings}};
 }
 
 std::string compute_run_key(const nlohmann::json& library, const nlohmann::json& versions,

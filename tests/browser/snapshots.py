@@ -243,8 +243,9 @@ def synthetic_snapshot(count: int, seed: int = 7) -> dict[str, Any]:
     rng = random.Random(seed)
     cases = []
     for i in range(count):
-        package = _PACKAGES[i % len(_PACKAGES)]
-        section = f"{package}_part{rng.randrange(6)}"
+        # Three variants per operator, as registries often have.
+        package = _PACKAGES[(i // 3) % len(_PACKAGES)]
+        section = f"{package}_part{(i // 3) % 6}"
         operator = f"{package}_op_{i // 3:05d}"
         paths: dict[str, dict[str, Any]] = {}
         for p in PAGE_PATHS:

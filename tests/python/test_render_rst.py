@@ -130,3 +130,29 @@ def test_hostile_text_builds_and_stays_text(capmap_bin: Path, project: Path, tmp
     html = (project / "_build" / "compat.html").read_text()
     assert HOSTILE not in html
     assert "&lt;script&gt;window.__pwned = 1&lt;/script&gt;" in html
+
+
+@pytest.mark.parametrize(
+    ("content", "problem"),
+    [
+        ('{"header": ', "not valid JSON: parse error at line 1, column 12"),
+        ('{"schema_version": 1, "header": {}, "cases": [{"name": 3}]}', "snapshot case #1: has no name"),
+        (
+            '{"schema_version": 1, "header": {}, "cases": [{"name": "x", "paths": {"onnx": "no"}}]}',
+            "snapshot case 'x': path 'onnx' should be an object",
+        ),
+    ],
+)
+def test_bad_snapshot_is_one_line_exit_2_and_keeps_outputs(
+    capmap_bin: Path, tmp_path: Path, content: str, problem: str
+) -> None:
+    snap = tmp_path / "snapshot.json"
+    snap.write_text(content)
+    page = tmp_path / "page.html"
+    page.write_text("the page from the last good run")
+    done = render(capmap_bin, snap, "--html", page, "--md", tmp_path / "summary.md")
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1
+    assert done.stderr.startswith(f"capmap: {snap}: ") and problem in done.stderr
+    assert page.read_text() == "the page from the last good run"
+    assert not (tmp_path / "summary.md").exists()

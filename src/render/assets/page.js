@@ -50,9 +50,28 @@
       s.cases.forEach(function (ci) { sectionOf[ci] = si; });
     });
 
+    // Fills in what the data leaves out because a template or the section gives it.
+    function expand(template, values) {
+      return template.replace(/\{(revision|path|line|ref)\}/g, function (whole, key) {
+        return values[key] !== undefined ? values[key] : whole;
+      });
+    }
+    function derive(c, ci) {
+      if (c.n === undefined) c.n = c.v ? c.o + "[" + c.v + "]" : c.o;
+      c.k = sections[sectionOf[ci]].package;
+      if (c.u === undefined && data.docs_url && c.ref) c.u = expand(data.docs_url, { ref: c.ref });
+      c.c.forEach(function (cause) {
+        var at = cause.l ? /^(.*):(\d+)$/.exec(cause.l) : null;
+        if (cause.h === undefined && data.source_url && at) {
+          cause.h = expand(data.source_url, { revision: data.revision, path: at[1], line: at[2] });
+        }
+      });
+    }
+
     var categoryNames = [];
     var packageNames = [];
-    cases.forEach(function (c) {
+    cases.forEach(function (c, ci) {
+      derive(c, ci);
       var parts = [c.n, c.o, c.v || "", c.note || "", c.ref || ""];
       var cats = [];
       var texts = [];

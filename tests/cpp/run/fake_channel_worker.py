@@ -12,7 +12,7 @@ commands = os.fdopen(3, "r")
 mode = sys.argv[1] if len(sys.argv) > 1 else "echo"
 
 if mode == "garbage":
-    events.write('{"type":"hello","pid":%d,"cases":[{"name":"a"}]}\n' % os.getpid())
+    events.write(json.dumps({"type": "hello", "pid": os.getpid(), "cases": [{"name": "a"}]}) + "\n")
     events.write("not json at all\n")
     events.write('{"type":"record","task":1,"path":"eager"}\n')
     big = json.dumps({"type": "path", "task": 1, "path": "x" * (3 << 20)})

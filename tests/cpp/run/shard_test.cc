@@ -12,7 +12,8 @@ namespace {
 
 std::vector<std::string> case_names() {
   std::vector<std::string> names;
-  for (int i = 0; i < 500; ++i) names.push_back("op" + std::to_string(i) + "[v" + std::to_string(i % 7) + "]");
+  for (int i = 0; i < 500; ++i)
+    names.push_back("op" + std::to_string(i) + "[v" + std::to_string(i % 7) + "]");
   return names;
 }
 

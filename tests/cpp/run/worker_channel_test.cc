@@ -15,7 +15,8 @@
 namespace capmap {
 namespace {
 
-const std::string kFakeWorker = std::string(CAPMAP_SOURCE_DIR) + "/tests/cpp/run/fake_channel_worker.py";
+const std::string kFakeWorker =
+    std::string(CAPMAP_SOURCE_DIR) + "/tests/cpp/run/fake_channel_worker.py";
 
 // Reads events until the worker closes its end or `count` events arrived.
 std::vector<WorkerEvent> read_until(WorkerChannel& channel, size_t count, bool& open) {

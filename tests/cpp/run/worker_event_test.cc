@@ -14,7 +14,8 @@ std::string problem_of(std::string_view line) {
 }
 
 TEST(WorkerEvent, ParsesEveryMessageOfTheProtocol) {
-  auto started = std::get<WorkerEvent>(parse_worker_line(R"({"type":"started","task":7,"pid":4242})"));
+  auto started =
+      std::get<WorkerEvent>(parse_worker_line(R"({"type":"started","task":7,"pid":4242})"));
   EXPECT_EQ(started.type, WorkerEventType::kStarted);
   EXPECT_EQ(started.task, 7);
   EXPECT_EQ(started.pid, 4242);
@@ -56,15 +57,16 @@ TEST(WorkerEvent, MalformedLinesAreReportedNotThrown) {
   EXPECT_NE(problem_of(R"({"type":"bogus"})").find("unknown message type"), std::string::npos);
   EXPECT_NE(problem_of(R"({"type":"started","task":"7","pid":3})").find("task"), std::string::npos);
   EXPECT_NE(problem_of(R"({"type":"started","task":7})").find("pid"), std::string::npos);
-  EXPECT_NE(problem_of(R"({"type":"record","task":7,"path":"onnx","record":{}})")
-                .find("record.status"),
-            std::string::npos);
+  EXPECT_NE(
+      problem_of(R"({"type":"record","task":7,"path":"onnx","record":{}})").find("record.status"),
+      std::string::npos);
   EXPECT_NE(problem_of(R"({"type":"record","task":7,"path":"onnx","record":"ok"})").find("record"),
             std::string::npos);
   EXPECT_NE(problem_of(R"({"type":"done","task":7})").find("exit or signal"), std::string::npos);
   EXPECT_NE(problem_of(R"({"type":"hello","cases":[{"group":"x"}]})").find("without a name"),
             std::string::npos);
-  EXPECT_EQ(problem_of(std::string("{\"type\":\"path\",\"task\":1,\"path\":\"\xff\"}")), "not JSON");
+  EXPECT_EQ(problem_of(std::string("{\"type\":\"path\",\"task\":1,\"path\":\"\xff\"}")),
+            "not JSON");
 }
 
 TEST(LineSplitter, JoinsPiecesAndSplitsLines) {

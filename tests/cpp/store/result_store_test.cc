@@ -5,9 +5,9 @@
 
 #include <fstream>
 
+#include "../common/temp_dir.h"
 #include "common/atomic_file.h"
 #include "common/user_error.h"
-#include "../common/temp_dir.h"
 
 namespace capmap {
 namespace {
@@ -18,7 +18,8 @@ RunDescription sample_run(const std::string& key) {
   RunDescription run;
   run.run_key = key;
   run.info = {{"library", {{"name", "lib"}}}, {"cores", 2}};
-  run.cases = nlohmann::json::array({{{"name", "a"}, {"group", "g.x"}}, {{"name", "b"}, {"group", "g"}}});
+  run.cases =
+      nlohmann::json::array({{{"name", "a"}, {"group", "g.x"}}, {{"name", "b"}, {"group", "g"}}});
   run.excludes = nlohmann::json::array({{{"name", "CONST"}, {"reason", "a constant"}}});
   run.shard = 2;
   run.shard_count = 3;

@@ -8,12 +8,17 @@ namespace capmap {
 namespace {
 
 nlohmann::json library() {
-  return {{"name", "kornia"}, {"revision", "v0.9.0-3-gabc-dirty"}, {"version", "0.9.0"},
+  return {{"name", "kornia"},
+          {"revision", "v0.9.0-3-gabc-dirty"},
+          {"version", "0.9.0"},
           {"source_url", "https://x/{path}"}};
 }
 nlohmann::json versions() {
-  return {{"torch", "2.13.0"}, {"onnx", "1.19.0"}, {"onnxruntime", "1.23.0"},
-          {"onnxscript", "0.5.0"}, {"python", "3.12.1"}};
+  return {{"torch", "2.13.0"},
+          {"onnx", "1.19.0"},
+          {"onnxruntime", "1.23.0"},
+          {"onnxscript", "0.5.0"},
+          {"python", "3.12.1"}};
 }
 nlohmann::json settings() { return {{"opset", 18}, {"export_strict", false}}; }
 
