@@ -130,7 +130,7 @@ def main() -> int:
         ]
     for r in results:
         print(
-            f"jobs={r['jobs']} tasks={r['tasks']} tasks_per_s={r['tasks_per_s']:.1f} "
+            f"jobs={r['jobs']} tasks={r['tasks']} tasks_per_s={r['tasks_per_s']:.2f} "
             f"(busy {r['busy_s']:.2f} s; start-up and exit {r['startup_s']:.2f} s; "
             f"wall {r['wall_s']:.2f} s) "
             f"fork_ms median={r['fork_ms_median']:.2f} p90={r['fork_ms_p90']:.2f} "

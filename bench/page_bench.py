@@ -84,6 +84,8 @@ def main() -> int:
         print(f"page_bench: {binary} is not an executable capmap (set CAPMAP_BIN)", file=sys.stderr)
         return 2
 
+    # Timings on a shared machine mean little without its load.
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs; {args.runs} page loads per size")
     print(
         f"{'cases':>6} {'KB':>6} {'first render ms':>16} {'all rows ms':>16}"
         f" {'key handler ms':>16} {'key to paint ms':>16}"

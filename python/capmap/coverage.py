@@ -12,6 +12,7 @@ import argparse
 import importlib
 import inspect
 import json
+import os
 import pkgutil
 import sys
 import warnings
@@ -248,10 +249,12 @@ def main(argv: list[str] | None = None) -> int:
     except RegistryError as exc:
         print(f"capmap: {exc}", file=sys.stderr)
         return 2
-    if args.json:
-        print(json.dumps(report.to_json(), indent=2, sort_keys=True))
-    else:
-        print(format_text(report))
+    text = json.dumps(report.to_json(), indent=2, sort_keys=True) if args.json else format_text(report)
+    try:
+        print(text, flush=True)
+    except BrokenPipeError:
+        # A reader such as `head` went away; the verdict still goes out as the exit code.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     if args.fail_under is not None and report.percent < args.fail_under:
         if not args.json:
             print(f"coverage {report.percent:.1f}% is under {args.fail_under:g}%", file=sys.stderr)

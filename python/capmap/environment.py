@@ -32,6 +32,7 @@ def versions() -> dict[str, str | None]:
 
 
 def _git(folder: Path, *args: str) -> str | None:
+    """git's output, or None when git fails or is missing."""
     try:
         done = subprocess.run(
             ["git", "-C", str(folder), *args],
@@ -53,10 +54,7 @@ def git_revision(folder: Path) -> str | None:
     """
     if not folder.is_dir() or _git(folder, "rev-parse", "--show-toplevel") is None:
         return None
-    ignored = subprocess.run(
-        ["git", "-C", str(folder), "check-ignore", "-q", "."], capture_output=True, check=False
-    )
-    if ignored.returncode == 0:
+    if _git(folder, "check-ignore", "-q", ".") is not None:
         return None
     return _git(folder, "describe", "--always", "--dirty")
 

@@ -29,6 +29,7 @@ _TAIL_MARKERS = (
     "User Stack (most recent call last):",
 )
 _GRAPH_START = re.compile(r"^\s*(class \w+\(torch\.nn\.Module\)|graph\(|def forward\(|GraphModule\()")
+_ANSI_ESCAPE = re.compile(r"\x1b\[[0-9;]*m")
 _TENSOR_START = re.compile(r"\b(tensor|FakeTensor|FunctionalTensor|Parameter)\(")
 
 
@@ -94,6 +95,7 @@ def clean_message(text: str, limit: int = MESSAGE_LIMIT) -> str:
     """Keeps the explanation, drops dumped graphs, tensor values and rerun hints, then trims."""
     kept: list[str] = []
     in_graph = False
+    text = _ANSI_ESCAPE.sub("", text)
     for line in _drop_tensor_values(text).splitlines():
         stripped = line.strip()
         if any(stripped.startswith(m) for m in _TAIL_MARKERS):

@@ -28,7 +28,7 @@ void ProgressDisplay::record(const std::string& status) {
 std::string ProgressDisplay::status_counts() const {
   std::string text;
   for (const auto& [status, count] : by_status_) {
-    text += fmt::format("{}{} {}", text.empty() ? "" : " · ", status, count);
+    text += fmt::format("{}{} {}", text.empty() ? "" : ", ", status, count);
   }
   return text;
 }
@@ -67,10 +67,11 @@ void ProgressDisplay::refresh(const std::vector<RunningTaskView>& running) {
   if (!running.empty()) {
     auto it = std::max_element(running.begin(), running.end(),
                                [](const auto& a, const auto& b) { return a.seconds < b.seconds; });
-    slowest = fmt::format(" | slowest: {} {:.0f}s", it->label, it->seconds);
+    slowest = fmt::format(" | slowest: {} {:.1f}s", it->label, it->seconds);
   }
-  std::string line = fmt::format("{}/{} | {} | {:.2f}/s | ETA {}{}", done_, total_, status_counts(),
-                                 rate, eta, slowest);
+  std::string counts = done_ == 0 ? std::string("starting") : status_counts();
+  std::string line =
+      fmt::format("{}/{} | {} | {:.2f}/s | ETA {}{}", done_, total_, counts, rate, eta, slowest);
   // Keep to one terminal line: a wrapped line cannot be redrawn in place.
   if (line.size() > 150) line = line.substr(0, 147) + "...";
   std::fprintf(out_, "\r\033[K%s", line.c_str());

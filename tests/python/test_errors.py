@@ -207,6 +207,10 @@ def test_clean_message_drops_graphs_tensor_values_and_rerun_hints() -> None:
     assert cleaned == "Failed on input tensor(...)\n<graph omitted>\nwhile lowering aten.foo"
 
 
+def test_clean_message_drops_terminal_colours() -> None:
+    assert clean_message("step \x1b[96m1/3\x1b[0m failed") == "step 1/3 failed"
+
+
 def test_clean_message_trims_to_the_limit() -> None:
     cleaned = clean_message("word " * 1000)
     assert len(cleaned) == MESSAGE_LIMIT and cleaned.endswith("...")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import sys
 import time
 import warnings
 
@@ -33,6 +34,10 @@ SHARDS = 4
 
 @pytest.fixture(scope="module")
 def area() -> registry.Registry:
+    # Registry modules register their cases when imported; another test of this session may
+    # have imported them already, so import them afresh.
+    for name in [n for n in sys.modules if n.startswith("capmap.registries.kornia.")]:
+        del sys.modules[name]
     return registry.load([f"capmap.registries.kornia.{m}" for m in AREA_MODULES])
 
 

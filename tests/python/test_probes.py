@@ -7,7 +7,6 @@ module-scoped fixture); the tests then read the records, as the supervisor would
 from __future__ import annotations
 
 import json
-import os
 import re
 import sqlite3
 import subprocess
@@ -18,9 +17,9 @@ import pytest
 from capmap import registry
 from capmap.cases import Case
 from capmap.probes import run_task
+from conftest import python_env
 
 HERE = Path(__file__).resolve().parent
-REPO = HERE.parent.parent
 CASES_FILE = HERE / "registries" / "capture_cases.py"
 # torch's own deprecation notices raised while probing; in a worker they land in the task log.
 pytestmark = pytest.mark.filterwarnings("ignore::FutureWarning", "ignore::DeprecationWarning")
@@ -238,6 +237,19 @@ def test_onnx_alone_lets_the_exporter_choose_and_honours_the_opset(cases: dict[s
     assert onnx["strategy"] == "non-strict" and onnx["shared_trace"] is False
 
 
+def test_onnx_registry_is_built_once_and_copied_per_export() -> None:
+    from capmap.probes import onnx as onnx_probe
+    from torch.onnx._internal.exporter import _registration
+
+    onnx_probe.reuse_torchlib_registry()
+    first = _registration.ONNXRegistry.from_torchlib()
+    second = _registration.ONNXRegistry().from_torchlib(opset_version=first.opset_version)
+    assert first is not second and first.functions.keys() == second.functions.keys()
+    target = next(iter(first.functions))
+    first.functions[target].clear()  # what registering a custom translation does to a copy
+    assert second.functions[target]
+
+
 def test_strict_export_setting(cases: dict[str, Case]) -> None:
     task = Task(cases["plain_sin"], ["export"], {"export_strict": True})
     assert task["export"]["status"] == "ok" and task["export"]["strict"] is True
@@ -248,24 +260,15 @@ def test_unknown_path_is_a_programming_error(cases: dict[str, Case]) -> None:
         run_task(cases["plain_sin"], ["tflite"], {}, lambda m: None)
 
 
-def _binary() -> Path | None:
-    candidates = [os.environ.get("CAPMAP_BIN", ""), str(REPO / "build" / "tests" / "capmap")]
-    return next((Path(c) for c in candidates if c and Path(c).is_file()), None)
-
-
-def test_end_to_end_through_the_binary_stores_the_same_outcomes(tmp_path: Path) -> None:
-    binary = _binary()
-    if binary is None:
-        pytest.skip("capmap binary not built (set CAPMAP_BIN)")
+def test_end_to_end_through_the_binary_stores_the_same_outcomes(capmap_bin: Path, tmp_path: Path) -> None:
     store = tmp_path / "tmp.db"
-    env = {**os.environ, "PYTHONPATH": str(REPO / "python")}
     chosen = ["plain_sin", "branch_on_value", "diverges_when_captured", "broken", "noisy"]
     done = subprocess.run(
-        [str(binary), "run", str(CASES_FILE), "--paths", "eager,onnx,export,compile"]
+        [str(capmap_bin), "run", str(CASES_FILE), "--paths", "eager,onnx,export,compile"]
         + ["--store", str(store), "--no-merge"]
         + [arg for name in chosen for arg in ("--only", name)],
         cwd=tmp_path,
-        env=env,
+        env=python_env(),
         capture_output=True,
         text=True,
         timeout=600,

@@ -28,15 +28,19 @@ def reuse_torchlib_registry() -> None:
     custom translation table is registered into it. A worker calls this before forking, so
     every child starts with the registry built.
     """
-    from torch.onnx._internal.exporter import _registration
+    try:
+        from torch.onnx._internal.exporter import _registration
 
-    registry_class = _registration.ONNXRegistry
-    if getattr(registry_class.from_torchlib, "_capmap_cached", False):
+        registry_class = _registration.ONNXRegistry
+        build = registry_class.from_torchlib
+        default_opset = _registration._constants.TORCHLIB_OPSET
+    except (ImportError, AttributeError):
+        return  # another torch: the exporter builds its registry itself, only slower
+    if getattr(build, "_capmap_cached", False):
         return
-    build = registry_class.from_torchlib
     built: dict[Any, Any] = {}
 
-    def from_torchlib(opset_version: Any = _registration._constants.TORCHLIB_OPSET) -> Any:
+    def from_torchlib(opset_version: Any = default_opset) -> Any:
         if opset_version not in built:
             # Building it warns about every optional library that is missing (torchvision ...),
             # from a worker before any task, where nothing should reach the terminal.

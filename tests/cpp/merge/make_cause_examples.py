@@ -5,6 +5,9 @@ onnxruntime and records what a probe would store (path, status, exception type, 
 graph-break id), plus the category the scenario is meant to demonstrate. The C++ cause tests
 classify every stored example and check that each shipped rule is exercised.
 
+Entries whose scenario starts with "survey:" were copied from records of a real Kornia survey
+run (capmap run); regenerating keeps them.
+
 Run:  PYTHONPATH=python python3 tests/cpp/merge/make_cause_examples.py
 """
 
@@ -217,5 +220,7 @@ add("skipped", "compile", "skipped", "not-applicable", message="needs a CUDA dev
 add("no-tensor-output", "onnx", "no-tensor-output", "not-applicable",
     message="returned NoneType")
 
+if OUT.exists():
+    examples += [e for e in json.loads(OUT.read_text()) if e["scenario"].startswith("survey:")]
 OUT.write_text(json.dumps(examples, indent=2, sort_keys=True) + "\n")
 print(f"wrote {len(examples)} examples to {OUT}", file=sys.stderr)

@@ -146,6 +146,13 @@ TEST(ResultStore, UnreadableFileIsRefused) {
             std::string::npos);
 }
 
+TEST(ResultStore, AFolderIsNotAStore) {
+  TempDir dir;
+  auto message = error_of([&] { ResultStore::open_for_writing(dir.path()); });
+  EXPECT_NE(message.find(dir.path().string()), std::string::npos);
+  EXPECT_NE(message.find("folder"), std::string::npos);
+}
+
 TEST(ResultStore, AbsentFilePassesTheCheckAndIsNotCreatedByIt) {
   TempDir dir;
   auto path = dir.path() / "results.db";

@@ -138,7 +138,13 @@ case("FilterResponseNorm2d", G_DESC, kf.FilterResponseNorm2d(8), [normal(2, 8, 8
 case("TLU", G_DESC, kf.TLU(8), [normal(2, 8, 8, 8, seed=9)])
 case("LAFDescriptor", G_DESC, kf.LAFDescriptor(kf.SIFTDescriptor(32)), [gray, frames])
 case("LAFDescriptor[HardNet]", G_DESC, kf.LAFDescriptor(kf.HardNet(pretrained=False)), [gray, frames])
-case("get_laf_descriptors", G_DESC, kf.get_laf_descriptors, [gray, frames, kf.SIFTDescriptor(32)])
+case(
+    "get_laf_descriptors",
+    G_DESC,
+    kf.get_laf_descriptors,
+    [gray, frames],
+    {"patch_descriptor": kf.SIFTDescriptor(32)},
+)
 
 # Orientation and affine shape.
 case("PatchDominantGradientOrientation", G_ORI, kf.PatchDominantGradientOrientation(32), [patches32])

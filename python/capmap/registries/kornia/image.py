@@ -21,7 +21,6 @@ case(
     G,
     ki.draw_rectangle,
     [canvas, boxes, red.view(1, 1, 3).expand(2, 3, 3).contiguous()],
-    tags=QUICK,
 )
 case(
     "draw_rectangle[fill=True]",
@@ -56,7 +55,7 @@ case(
 case("ImageToTensor", G, ki.ImageToTensor(), [hwc.numpy()], note=NUMPY_IN)
 case("tensor_to_image", G, ki.tensor_to_image, [image()], note="returns a NumPy array: no tensor output")
 case("image_list_to_tensor", G, ki.image_list_to_tensor, [[hwc, hwc.flip(0)]])
-case("make_grid", G, ki.make_grid, [image(b=4, h=16, w=16)])
+case("make_grid", G, ki.make_grid, [image(b=4, h=16, w=16)], tags=QUICK)
 case("make_grid[n_row=2,padding=0]", G, ki.make_grid, [image(b=4, h=16, w=16)], {"n_row": 2, "padding": 0})
 case(
     "image_to_string",

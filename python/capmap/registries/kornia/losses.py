@@ -49,8 +49,10 @@ case("lovasz_hinge_loss", G, kl.lovasz_hinge_loss, [binary_logits, binary_target
 case("LovaszHingeLoss", G, kl.LovaszHingeLoss(), [binary_logits, binary_target.squeeze(1).long()])
 case("lovasz_softmax_loss", G, kl.lovasz_softmax_loss, [logits, target])
 case("LovaszSoftmaxLoss", G, kl.LovaszSoftmaxLoss(), [logits, target])
-case("one_hot", G, kl.one_hot, [target, C, torch.device("cpu"), torch.float32])
-case("one_hot[eps]", G, kl.one_hot, [target, C, torch.device("cpu"), torch.float32], {"eps": 1e-6})
+# device and dtype are bound options, not graph inputs.
+cpu_float = {"num_classes": C, "device": torch.device("cpu"), "dtype": torch.float32}
+case("one_hot", G, kl.one_hot, [target], cpu_float)
+case("one_hot[eps]", G, kl.one_hot, [target], {**cpu_float, "eps": 1e-6})
 case(
     "HausdorffERLoss",
     G,

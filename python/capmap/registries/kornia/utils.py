@@ -41,10 +41,22 @@ spd = normal(2, 3, 3, seed=1)
 spd = spd @ spd.transpose(-1, -2) + torch.eye(3)
 case("utils.create_meshgrid", G_SHIM, ku.create_meshgrid, [8, 10])
 case("utils.create_meshgrid3d", G_SHIM, ku.create_meshgrid3d, [4, 8, 10])
-case("utils.torch_meshgrid", G_SHIM, ku.torch_meshgrid, [[torch.arange(4.0), torch.arange(5.0)], "ij"])
+case(
+    "utils.torch_meshgrid",
+    G_SHIM,
+    ku.torch_meshgrid,
+    [[torch.arange(4.0), torch.arange(5.0)]],
+    {"indexing": "ij"},
+)
 case("utils.eye_like", G_SHIM, ku.eye_like, [3, normal(2, 4, 4)])
 case("utils.vec_like", G_SHIM, ku.vec_like, [3, normal(2, 4, 4)])
-case("utils.one_hot", G_SHIM, ku.one_hot, [labels(2, 8, 8, classes=4), 4, torch.device("cpu"), torch.float32])
+case(
+    "utils.one_hot",
+    G_SHIM,
+    ku.one_hot,
+    [labels(2, 8, 8, classes=4)],
+    {"num_classes": 4, "device": torch.device("cpu"), "dtype": torch.float32},
+)
 case(
     "utils.draw_rectangle",
     G_SHIM,
@@ -80,6 +92,7 @@ case(
     "utils.batched_forward",
     G_SHIM,
     ku.batched_forward,
-    [torch.nn.Conv2d(3, 4, 3).eval(), image(b=4), torch.device("cpu"), 2],
-    note="runs the model in slices of batch_size and concatenates",
+    [torch.nn.Conv2d(3, 4, 3).eval(), image(b=4)],
+    {"device": torch.device("cpu"), "batch_size": 2},
+    note="the model is the first positional argument, so it is a graph input here",
 )

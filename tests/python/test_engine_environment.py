@@ -1,0 +1,70 @@
+"""What a run is keyed by: the library revision from a real git checkout, package versions."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+from capmap import environment
+
+
+def git(folder: Path, *args: str) -> str:
+    return subprocess.run(
+        ["git", "-C", str(folder), "-c", "user.name=t", "-c", "user.email=t@t", *args],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+
+
+@pytest.fixture
+def checkout(tmp_path: Path) -> Path:
+    repo = tmp_path / "lib"
+    (repo / "toylib").mkdir(parents=True)
+    (repo / "toylib" / "__init__.py").write_text("__version__ = '1.2.3'\n")
+    (repo / ".gitignore").write_text("venv/\n")
+    git(repo, "init", "-q")
+    git(repo, "add", ".")
+    git(repo, "commit", "-q", "-m", "first")
+    return repo
+
+
+def test_a_tracked_folder_is_versioned_by_git_describe(checkout: Path) -> None:
+    head = git(checkout, "rev-parse", "--short", "HEAD")
+    assert environment.git_revision(checkout / "toylib") == head
+    (checkout / "toylib" / "__init__.py").write_text("__version__ = '1.2.4'\n")
+    assert environment.git_revision(checkout / "toylib") == f"{head}-dirty"
+
+
+def test_an_ignored_or_untracked_place_has_no_revision(checkout: Path, tmp_path: Path) -> None:
+    venv = checkout / "venv" / "site-packages" / "other"
+    venv.mkdir(parents=True)
+    assert environment.git_revision(venv) is None
+    outside = tmp_path / "plain"
+    outside.mkdir()
+    assert environment.git_revision(outside) is None
+
+
+def test_library_info_falls_back_to_the_registry_folder(checkout: Path, tmp_path: Path) -> None:
+    registry = checkout / "toylib" / "survey.py"
+    head = git(checkout, "rev-parse", "--short", "HEAD")
+    info = environment.library_info({"name": "capmap_not_installed_lib"}, registry)
+    assert info["revision"] == info["version"] == head
+    plain = tmp_path / "plain" / "reg.py"
+    plain.parent.mkdir()
+    info = environment.library_info({}, plain)
+    assert info["name"] == "reg" and info["revision"] == "unknown"
+
+
+def test_an_installed_library_is_versioned_by_its_package() -> None:
+    info = environment.library_info({"name": "onnx", "docs_url": "d/{ref}"}, None)
+    assert info["version"] == info["revision"] == environment.package_version("onnx")
+    assert info["docs_url"] == "d/{ref}"
+
+
+def test_versions_name_every_keyed_package() -> None:
+    found = environment.versions()
+    assert set(found) == {"torch", "onnx", "onnxruntime", "onnxscript", "python"}
+    assert found["torch"] and found["python"].count(".") == 2
+    assert environment.package_version("capmap_no_such_distribution") is None
