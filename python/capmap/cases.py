@@ -97,6 +97,14 @@ def public_name(target: Any) -> str:
     if not (inspect.isfunction(obj) or inspect.isclass(obj) or inspect.isbuiltin(obj)):
         obj = type(target)
     module = getattr(obj, "__module__", "") or ""
+    if inspect.isbuiltin(obj):
+        # torch's C functions (torch.matmul) name internal modules; name them where users find them.
+        import torch
+
+        name = getattr(obj, "__name__", "")
+        for space in (torch, torch.nn.functional, torch.linalg, torch.fft, torch.special):
+            if getattr(space, name, None) is obj:
+                return f"{space.__name__}.{name}"
     qual = getattr(obj, "__qualname__", getattr(obj, "__name__", repr(obj)))
     return f"{module}.{qual}" if module else qual
 

@@ -76,12 +76,22 @@ def _load_file(path: str) -> ModuleType:
     return module
 
 
+def _forget_module(name: str) -> None:
+    # Registries register cases as an import side effect, so a module imported
+    # earlier in this process must run again to register its cases.
+    for loaded in [m for m in sys.modules if m == name or m.startswith(name + ".")]:
+        del sys.modules[loaded]
+
+
 def _load_module(name: str) -> list[ModuleType]:
+    _forget_module(name)
     try:
         module = importlib.import_module(name)
     except ModuleNotFoundError as exc:
         if exc.name and name.startswith(exc.name):
-            raise RegistryError(f"{name}: no such registry (not a file, folder or importable module)")
+            raise RegistryError(
+                f"{name}: no such registry (not a file, folder or importable module)"
+            ) from exc
         raise
     loaded = [module]
     # A package registry may list its submodules in REGISTRY_MODULES.
@@ -113,7 +123,9 @@ def load(specs: list[str]) -> Registry:
                         del _cases._collected[before:]
                         for c in listed:
                             if not isinstance(c, Case):
-                                raise RegistryError(f"{target}: CASES holds {type(c).__name__}, not a case(...)")
+                                raise RegistryError(
+                                    f"{target}: CASES holds {type(c).__name__}, not a case(...)"
+                                )
                             _cases._collected.append(c)
                         before = len(_cases._collected)
                 reg.modules.extend(modules)
