@@ -86,9 +86,9 @@ std::string cpu_model() {
   return "";
 }
 
-// Writes snapshot.json and page.html for this run key. A run of part of the
-// registry (--only, --tag, a shard, the quick tier) cannot be complete, so its
-// snapshot is forced and says which records it lacks.
+// Writes snapshot.json and page.html for this run key. The snapshot holds every
+// case the store was asked to measure; one shard alone cannot be complete, so
+// its snapshot is forced and says which records it lacks.
 void merge_and_render(const std::filesystem::path& store, const std::filesystem::path& out_dir,
                       const std::string& run_key, bool partial) {
   MergeOptions merge;
@@ -143,6 +143,11 @@ void run_command(const RunCommandOptions& options, int& exit_code) {
     if (has_quick) filter.tags = {"quick"};
   }
   auto selected = select_cases(inventory, filter);
+  // The store's inventory is what this run was asked to measure, before the
+  // shard split, so merge can tell a finished quick tier from a shard's gap.
+  CaseFilter unsharded = filter;
+  unsharded.shard = {};
+  auto asked = filter.shard.count > 1 ? select_cases(inventory, unsharded) : selected;
 
   auto library = hello->value("library", nlohmann::json::object());
   auto versions = hello->value("versions", nlohmann::json::object());
@@ -158,7 +163,7 @@ void run_command(const RunCommandOptions& options, int& exit_code) {
               {"device", hello->value("device", "cpu")},
               {"cpu", cpu_model()},
               {"cores", std::thread::hardware_concurrency()}};
-  run.cases = inventory;
+  run.cases = asked;
   run.excludes = hello->value("excludes", nlohmann::json::array());
   run.shard = filter.shard.index;
   run.shard_count = filter.shard.count;
@@ -208,7 +213,7 @@ void run_command(const RunCommandOptions& options, int& exit_code) {
   if (!options.no_merge) {
     std::filesystem::path out =
         options.out.empty() ? store_path.parent_path() : std::filesystem::path(options.out);
-    bool partial = selected.size() < inventory.size() || filter.shard.count > 1;
+    bool partial = filter.shard.count > 1;
     merge_and_render(store_path, out, run_key, partial);
   }
   exit_code = 0;

@@ -113,7 +113,7 @@ case(
     kc.KMeans(2, None, max_iterations=10, seed=0),
     [points],
     method="fit",
-    note="fit returns nothing: the clustering loop is probed for capture only",
+    note="fit returns no tensor (nothing at all): the clustering loop is probed for capture only",
 )
 
 # Model wrappers from contrib, built around randomly initialised networks.

@@ -97,5 +97,5 @@ case(
     km.AverageMeter(),
     [torch.tensor(2.5)],
     method="update",
-    note="running mean kept on the Python object",
+    note="no tensor output: the running mean is kept on the Python object",
 )

@@ -84,10 +84,23 @@ case("utils.image_to_tensor", G_SHIM, ku.image_to_tensor, [hwc.numpy()], note="t
 case("utils.ImageToTensor", G_SHIM, to_tensor_shim, [hwc.numpy()], note="takes a NumPy array")
 case("utils.tensor_to_image", G_SHIM, ku.tensor_to_image, [image()], note="returns a NumPy array")
 case("utils.image_list_to_tensor", G_SHIM, ku.image_list_to_tensor, [[hwc, hwc.flip(0)]])
-case("utils.image_to_string", G_SHIM, ku.image_to_string, [image(h=8, w=8)[0]], {"max_width": 8})
+case(
+    "utils.image_to_string",
+    G_SHIM,
+    ku.image_to_string,
+    [image(h=8, w=8)[0]],
+    {"max_width": 8},
+    note="no tensor output: returns a text rendering",
+)
 case("utils.safe_inverse_with_mask", G_SHIM, ku.safe_inverse_with_mask, [spd])
 case("utils.safe_solve_with_mask", G_SHIM, ku.safe_solve_with_mask, [normal(2, 3, 1, seed=2), spd])
-case("utils.is_mps_tensor_safe", G_SHIM, ku.is_mps_tensor_safe, [image()], note="returns a Python bool")
+case(
+    "utils.is_mps_tensor_safe",
+    G_SHIM,
+    ku.is_mps_tensor_safe,
+    [image()],
+    note="no tensor output: returns a Python bool",
+)
 case(
     "utils.batched_forward",
     G_SHIM,
