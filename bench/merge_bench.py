@@ -41,10 +41,17 @@ INSERT INTO meta VALUES ('schema_version', '1');
 """
 RUN_INFO = {
     "library": {"name": "kornia", "version": "0.9.0", "revision": "bench", "source_url": "", "docs_url": ""},
-    "versions": {"torch": "2.13.0", "onnx": "1.23.2", "onnxruntime": "1.32.0", "onnxscript": "0.7.2",
-                 "python": "3.11.9"},
+    "versions": {
+        "torch": "2.13.0",
+        "onnx": "1.23.2",
+        "onnxruntime": "1.32.0",
+        "onnxscript": "0.7.2",
+        "python": "3.11.9",
+    },
     "settings": {"opset": 18, "export_strict": False},
-    "device": "cpu", "cpu": "bench", "cores": 2,
+    "device": "cpu",
+    "cpu": "bench",
+    "cores": 2,
 }
 
 
@@ -60,16 +67,29 @@ def record_for(rng: random.Random, path: str) -> dict[str, Any]:
     if roll < 0.78 and path == "compile":
         breaks = [e for e in EXAMPLES if e["status"] == "ok-breaks"]
         chosen = rng.choice(breaks)
-        return {"status": "ok-breaks", "seconds": 1.0, "graph_breaks": rng.randint(1, 4), "graph_count": 2,
-                "break_reasons": [{"reason": chosen["message"], "gb_id": chosen["gb_id"] or None}]}
+        return {
+            "status": "ok-breaks",
+            "seconds": 1.0,
+            "graph_breaks": rng.randint(1, 4),
+            "graph_count": 2,
+            "break_reasons": [{"reason": chosen["message"], "gb_id": chosen["gb_id"] or None}],
+        }
     if roll < 0.97:
         fitting = [e for e in EXAMPLES if e["path"] == path and e["status"] != "ok-breaks"] or EXAMPLES
         chosen = rng.choice(fitting)
-        return {"status": chosen["status"] if chosen["path"] == path else "fail", "seconds": 2.0,
-                "error_type": chosen["error_type"], "message": chosen["message"],
-                "frames": ["kornia/x.py:10 in f"]}
-    return {"status": "fail", "seconds": 2.0, "error_type": "ValueError",
-            "message": f"unexpected value {rng.randint(0, 99)} in 'layer{rng.randint(0, 9)}'"}
+        return {
+            "status": chosen["status"] if chosen["path"] == path else "fail",
+            "seconds": 2.0,
+            "error_type": chosen["error_type"],
+            "message": chosen["message"],
+            "frames": ["kornia/x.py:10 in f"],
+        }
+    return {
+        "status": "fail",
+        "seconds": 2.0,
+        "error_type": "ValueError",
+        "message": f"unexpected value {rng.randint(0, 99)} in 'layer{rng.randint(0, 9)}'",
+    }
 
 
 def write_store(file: Path, cases: int, seed: int, changed: float = 0.0) -> None:
@@ -82,17 +102,38 @@ def write_store(file: Path, cases: int, seed: int, changed: float = 0.0) -> None
     case_rows, record_rows = [], []
     for i in range(cases):
         name = f"pkg{i % 13}.op{i}[v{i % 3}]"
-        info = {"name": name, "operator": f"pkg{i % 13}.op{i}", "variant": f"v{i % 3}",
-                "group": f"pkg{i % 13}.s", "package": f"pkg{i % 13}", "section": "s", "note": "",
-                "ref": f"lib.op{i}",
-                "where": f"reg.py:{i}", "tags": [], "skip": None, "check": True, "atol": 2e-4, "rtol": 1e-3}
+        info = {
+            "name": name,
+            "operator": f"pkg{i % 13}.op{i}",
+            "variant": f"v{i % 3}",
+            "group": f"pkg{i % 13}.s",
+            "package": f"pkg{i % 13}",
+            "section": "s",
+            "note": "",
+            "ref": f"lib.op{i}",
+            "where": f"reg.py:{i}",
+            "tags": [],
+            "skip": None,
+            "check": True,
+            "atol": 2e-4,
+            "rtol": 1e-3,
+        }
         case_rows.append(("bench", name, json.dumps(info)))
         for path in PATHS:
             record = record_for(rng, path)
             if changed and change_rng.random() < changed:
                 record = record_for(change_rng, path)
-            record_rows.append(("bench", name, path, record["status"], record["seconds"], json.dumps(record),
-                                "2026-01-01T00:00:01Z"))
+            record_rows.append(
+                (
+                    "bench",
+                    name,
+                    path,
+                    record["status"],
+                    record["seconds"],
+                    json.dumps(record),
+                    "2026-01-01T00:00:01Z",
+                )
+            )
     db.executemany("INSERT INTO cases VALUES (?, ?, ?)", case_rows)
     db.executemany("INSERT INTO records VALUES (?, ?, ?, ?, ?, ?, ?)", record_rows)
     db.commit()
@@ -124,8 +165,10 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs; wall = best of {args.repeat}")
-    print(f"{'cases':>7} {'records':>8} {'store MB':>9} {'merge s':>8} {'cpu s':>6} {'MiB':>5} "
-          f"{'snapshot MB':>12} {'diff s':>7} {'cpu s':>6} {'MiB':>5}")
+    print(
+        f"{'cases':>7} {'records':>8} {'store MB':>9} {'merge s':>8} {'cpu s':>6} {'MiB':>5} "
+        f"{'snapshot MB':>12} {'diff s':>7} {'cpu s':>6} {'MiB':>5}"
+    )
     with tempfile.TemporaryDirectory(prefix="capmap_merge_bench_") as tmp:
         root = Path(tmp)
         for size in (int(s) for s in args.sizes.split(",")):
@@ -138,9 +181,11 @@ def main() -> None:
             timed([args.bin, "merge", "--store", str(new_store), "--out", str(new_json)])
             diff = [args.bin, "diff", str(old_json), str(new_json), "--format", "json"]
             diff_s, diff_cpu, diff_kib = best(diff, args.repeat)
-            print(f"{size:>7} {size * len(PATHS):>8} {old_store.stat().st_size / 1e6:>9.1f} {merge_s:>8.2f} "
-                  f"{merge_cpu:>6.2f} {merge_kib / 1024:>5.0f} {old_json.stat().st_size / 1e6:>12.1f} "
-                  f"{diff_s:>7.2f} {diff_cpu:>6.2f} {diff_kib / 1024:>5.0f}")
+            print(
+                f"{size:>7} {size * len(PATHS):>8} {old_store.stat().st_size / 1e6:>9.1f} {merge_s:>8.2f} "
+                f"{merge_cpu:>6.2f} {merge_kib / 1024:>5.0f} {old_json.stat().st_size / 1e6:>12.1f} "
+                f"{diff_s:>7.2f} {diff_cpu:>6.2f} {diff_kib / 1024:>5.0f}"
+            )
 
 
 if __name__ == "__main__":

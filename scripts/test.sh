@@ -10,6 +10,7 @@ cmake --build build/tests -j "$jobs"
 ctest --test-dir build/tests --output-on-failure -j "$jobs"
 
 $PY -m ruff check python tests bench
+$PY -m ruff format --check python tests bench
 export CAPMAP_BIN="$PWD/build/tests/capmap"
 export PYTHONPATH="$PWD/python${PYTHONPATH:+:$PYTHONPATH}"
 $PY -m pytest -q -p no:cacheprovider "$@"

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import EXAMPLE, python_env, query, run_capmap
+from capmap_testing import EXAMPLE, python_env, query, run_capmap
 
 
 def files_state(folder: Path) -> dict[str, tuple[bytes, int]]:

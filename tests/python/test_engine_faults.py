@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import FAULTS, processes_naming, records, run_capmap, wait_until_gone
+from capmap_testing import FAULTS, processes_naming, records, run_capmap, wait_until_gone
 
 TIMEOUT_S = 8
 MEMORY_LIMIT = "400M"
@@ -64,7 +64,7 @@ def eager(run: FaultRun, name: str) -> dict[str, Any]:
 
 
 def test_every_case_has_exactly_one_record(fault_run: FaultRun) -> None:
-    from conftest import query
+    from capmap_testing import query
 
     rows = query(fault_run.store, "SELECT case_name, COUNT(*) FROM records GROUP BY case_name")
     counts = dict(rows)

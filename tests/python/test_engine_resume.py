@@ -9,7 +9,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from conftest import kill_all, processes_naming, python_env, query, records, run_capmap, wait_until_gone
+from capmap_testing import kill_all, processes_naming, python_env, query, records, run_capmap, wait_until_gone
 
 SLOW_CASES = 8
 

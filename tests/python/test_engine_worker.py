@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import EXAMPLE, FAULTS, WorkerHarness, processes_naming, python_env, wait_until_gone
+from capmap_testing import EXAMPLE, FAULTS, WorkerHarness, processes_naming, python_env, wait_until_gone
 
 EAGER = ["eager"]
 

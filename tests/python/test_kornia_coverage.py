@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from capmap import coverage
-from conftest import python_env, run_capmap
+from capmap_testing import python_env, run_capmap
 
 # What the whole Kornia survey reaches on kornia 0.9 (cases plus justified exclusions).
 TARGET_PERCENT = 95.0

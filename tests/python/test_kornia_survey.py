@@ -7,7 +7,7 @@ import json
 import time
 from pathlib import Path
 
-from conftest import records, run_capmap
+from capmap_testing import records, run_capmap
 
 KORNIA = "capmap.registries.kornia"
 SUPPORTED = {"ok", "ok-breaks", "ok-unverified"}

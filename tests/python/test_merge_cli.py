@@ -10,7 +10,7 @@ from typing import Any
 
 import jsonschema
 import pytest
-from conftest import REPO, run_capmap
+from capmap_testing import REPO, run_capmap
 
 SCHEMA = json.loads((REPO / "docs" / "snapshot.schema.json").read_text())
 PATHS = ["eager", "onnx", "export", "compile"]
@@ -32,24 +32,50 @@ UNKNOWN = "ValueError: expected 3 channels, got {n} in 'layer{n}'"
 
 def run_info(torch: str = "2.13.0") -> dict[str, Any]:
     return {
-        "library": {"name": "kornia", "version": "0.9.0", "revision": "abc", "source_url": "",
-                    "docs_url": ""},
-        "versions": {"torch": torch, "onnx": "1.23.2", "onnxruntime": "1.32.0", "onnxscript": "0.7.2",
-                     "python": "3.11.9"},
+        "library": {
+            "name": "kornia",
+            "version": "0.9.0",
+            "revision": "abc",
+            "source_url": "",
+            "docs_url": "",
+        },
+        "versions": {
+            "torch": torch,
+            "onnx": "1.23.2",
+            "onnxruntime": "1.32.0",
+            "onnxscript": "0.7.2",
+            "python": "3.11.9",
+        },
         "settings": {"opset": 18, "export_strict": False},
-        "device": "cpu", "cpu": "Test CPU", "cores": 2,
+        "device": "cpu",
+        "cpu": "Test CPU",
+        "cores": 2,
     }
 
 
 def make_case(name: str) -> dict[str, Any]:
     op = name.split("[")[0]
-    return {"name": name, "operator": op, "variant": "", "group": "color.rgb", "package": "color",
-            "section": "rgb", "note": "", "ref": f"kornia.{op}", "where": "x.py:1", "tags": [],
-            "skip": None, "check": True, "atol": 2e-4, "rtol": 1e-3}
+    return {
+        "name": name,
+        "operator": op,
+        "variant": "",
+        "group": "color.rgb",
+        "package": "color",
+        "section": "rgb",
+        "note": "",
+        "ref": f"kornia.{op}",
+        "where": "x.py:1",
+        "tags": [],
+        "skip": None,
+        "check": True,
+        "atol": 2e-4,
+        "rtol": 1e-3,
+    }
 
 
-def write_store(path: Path, records: dict[tuple[str, str], dict[str, Any]], key: str = "k1",
-                torch: str = "2.13.0") -> Path:
+def write_store(
+    path: Path, records: dict[tuple[str, str], dict[str, Any]], key: str = "k1", torch: str = "2.13.0"
+) -> Path:
     db = sqlite3.connect(path)
     db.executescript(STORE_SQL)
     created = "2026-01-01T00:00:00Z"
@@ -58,8 +84,10 @@ def write_store(path: Path, records: dict[tuple[str, str], dict[str, Any]], key:
     for name in sorted({name for name, _ in records}):
         db.execute("INSERT INTO cases VALUES (?, ?, ?)", (key, name, json.dumps(make_case(name))))
     for (name, p), record in records.items():
-        db.execute("INSERT INTO records VALUES (?, ?, ?, ?, ?, ?, ?)",
-                   (key, name, p, record["status"], 0.5, json.dumps(record), "2026-01-01T00:00:01Z"))
+        db.execute(
+            "INSERT INTO records VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (key, name, p, record["status"], 0.5, json.dumps(record), "2026-01-01T00:00:01Z"),
+        )
     db.commit()
     db.close()
     return path
@@ -80,17 +108,26 @@ def unknown_failure(n: int) -> dict[str, Any]:
 
 @pytest.fixture
 def base_store(tmp_path: Path) -> Path:
-    return write_store(tmp_path / "results.db", survey({
-        "rgb_to_hsv onnx": {"status": "export-fail", "error_type": "DispatchError",
-                            "message": "No ONNX function found for <OpOverload(op='aten._linalg_svd', "
-                                       "overload='default')>."},
-        "rgb_to_lab onnx": unknown_failure(1),
-        "rgb_to_yuv onnx": unknown_failure(2),
-    }))
+    return write_store(
+        tmp_path / "results.db",
+        survey(
+            {
+                "rgb_to_hsv onnx": {
+                    "status": "export-fail",
+                    "error_type": "DispatchError",
+                    "message": "No ONNX function found for <OpOverload(op='aten._linalg_svd', "
+                    "overload='default')>.",
+                },
+                "rgb_to_lab onnx": unknown_failure(1),
+                "rgb_to_yuv onnx": unknown_failure(2),
+            }
+        ),
+    )
 
 
-def test_merge_writes_a_snapshot_that_follows_the_schema(capmap_bin: Path, base_store: Path,
-                                                         tmp_path: Path) -> None:
+def test_merge_writes_a_snapshot_that_follows_the_schema(
+    capmap_bin: Path, base_store: Path, tmp_path: Path
+) -> None:
     out = tmp_path / "snapshot.json"
     kornia = tmp_path / "export_support.json"
     result = run_capmap(capmap_bin, "merge", "--store", base_store, "--out", out, "--kornia-json", kornia)
@@ -103,8 +140,19 @@ def test_merge_writes_a_snapshot_that_follows_the_schema(capmap_bin: Path, base_
     assert hsv["cause"] == "No ONNX lowering for torch.linalg.svd (aten._linalg_svd)"
     layout = json.loads(kornia.read_text())
     assert layout["cases"][1]["onnx"] == "fail"
-    assert set(layout) == {"cases", "device", "generated_at", "kornia", "onnx", "onnxruntime", "onnxscript",
-                           "opset", "python", "revision", "torch"}
+    assert set(layout) == {
+        "cases",
+        "device",
+        "generated_at",
+        "kornia",
+        "onnx",
+        "onnxruntime",
+        "onnxscript",
+        "opset",
+        "python",
+        "revision",
+        "torch",
+    }
     assert kornia.read_text() == json.dumps(layout, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
     again = tmp_path / "again.json"
@@ -112,8 +160,9 @@ def test_merge_writes_a_snapshot_that_follows_the_schema(capmap_bin: Path, base_
     assert again.read_bytes() == out.read_bytes()
 
 
-def test_refused_merge_exits_2_with_one_line_and_keeps_the_old_snapshot(capmap_bin: Path,
-                                                                          tmp_path: Path) -> None:
+def test_refused_merge_exits_2_with_one_line_and_keeps_the_old_snapshot(
+    capmap_bin: Path, tmp_path: Path
+) -> None:
     records = survey({})
     del records[("rgb_to_lab", "export")]
     store = write_store(tmp_path / "results.db", records)
@@ -121,8 +170,10 @@ def test_refused_merge_exits_2_with_one_line_and_keeps_the_old_snapshot(capmap_b
     out.write_text("old\n")
     result = run_capmap(capmap_bin, "merge", "--store", store, "--out", out)
     assert result.returncode == 2
-    assert result.stderr == ("capmap: merge refused: 1 of 16 case × path records missing "
-                             "(rgb_to_lab export); finish the run or merge with --force\n")
+    assert result.stderr == (
+        "capmap: merge refused: 1 of 16 case × path records missing "
+        "(rgb_to_lab export); finish the run or merge with --force\n"
+    )
     assert out.read_text() == "old\n"
 
     forced = run_capmap(capmap_bin, "merge", "--store", store, "--out", out, "--force")
@@ -131,11 +182,13 @@ def test_refused_merge_exits_2_with_one_line_and_keeps_the_old_snapshot(capmap_b
     assert (header["complete"], header["missing"]) == (False, 1)
 
 
-def test_mixed_run_keys_name_the_versions_that_differ(capmap_bin: Path, base_store: Path,
-                                                      tmp_path: Path) -> None:
+def test_mixed_run_keys_name_the_versions_that_differ(
+    capmap_bin: Path, base_store: Path, tmp_path: Path
+) -> None:
     other = write_store(tmp_path / "old.db", survey({}), key="k0", torch="2.12.0")
-    result = run_capmap(capmap_bin, "merge", "--store", base_store, "--store", other,
-                        "--out", tmp_path / "s.json")
+    result = run_capmap(
+        capmap_bin, "merge", "--store", base_store, "--store", other, "--out", tmp_path / "s.json"
+    )
     assert result.returncode == 2
     assert "records come from different run keys" in result.stderr
     assert "torch 2.12.0 vs 2.13.0" in result.stderr
@@ -158,8 +211,10 @@ def test_causes_on_a_snapshot_applies_new_rules(capmap_bin: Path, base_store: Pa
     out = tmp_path / "snapshot.json"
     assert run_capmap(capmap_bin, "merge", "--store", base_store, "--out", out).returncode == 0
     rules = tmp_path / "mine.toml"
-    rules.write_text('[[rule]]\nid = "channels"\nmessage = "expected \\\\d+ channels"\n'
-                     'category = "eager-failure"\ncause = "Wrong channel count"\n')
+    rules.write_text(
+        '[[rule]]\nid = "channels"\nmessage = "expected \\\\d+ channels"\n'
+        'category = "eager-failure"\ncause = "Wrong channel count"\n'
+    )
     result = run_capmap(capmap_bin, "causes", out, "--rules", rules)
     assert result.returncode == 0, result.stderr
     assert "0 unclassified" in result.stdout
@@ -169,11 +224,19 @@ def test_causes_on_a_snapshot_applies_new_rules(capmap_bin: Path, base_store: Pa
 def test_diff_gates_on_regressions(capmap_bin: Path, base_store: Path, tmp_path: Path) -> None:
     old, new = tmp_path / "old.json", tmp_path / "new.json"
     assert run_capmap(capmap_bin, "merge", "--store", base_store, "--out", old).returncode == 0
-    regressed = write_store(tmp_path / "new.db", survey({
-        "rgb_to_gray compile": {"status": "timeout", "message": "the compile path ran past the time limit"},
-        "rgb_to_lab onnx": unknown_failure(1),
-        "rgb_to_yuv onnx": unknown_failure(2),
-    }))
+    regressed = write_store(
+        tmp_path / "new.db",
+        survey(
+            {
+                "rgb_to_gray compile": {
+                    "status": "timeout",
+                    "message": "the compile path ran past the time limit",
+                },
+                "rgb_to_lab onnx": unknown_failure(1),
+                "rgb_to_yuv onnx": unknown_failure(2),
+            }
+        ),
+    )
     assert run_capmap(capmap_bin, "merge", "--store", regressed, "--out", new).returncode == 0
 
     text = run_capmap(capmap_bin, "diff", old, new, "--fail-on", "regression")
@@ -189,8 +252,9 @@ def test_diff_gates_on_regressions(capmap_bin: Path, base_store: Path, tmp_path:
     assert run_capmap(capmap_bin, "diff", old, old, "--fail-on", "regression").returncode == 0
 
 
-def test_diff_of_a_malformed_snapshot_is_one_line_exit_2(capmap_bin: Path, base_store: Path,
-                                                         tmp_path: Path) -> None:
+def test_diff_of_a_malformed_snapshot_is_one_line_exit_2(
+    capmap_bin: Path, base_store: Path, tmp_path: Path
+) -> None:
     good = tmp_path / "good.json"
     assert run_capmap(capmap_bin, "merge", "--store", base_store, "--out", good).returncode == 0
     bad = tmp_path / "bad.json"

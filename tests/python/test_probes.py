@@ -17,7 +17,7 @@ import pytest
 from capmap import registry
 from capmap.cases import Case
 from capmap.probes import run_task
-from conftest import python_env
+from capmap_testing import python_env
 
 HERE = Path(__file__).resolve().parent
 CASES_FILE = HERE / "registries" / "capture_cases.py"

@@ -32,16 +32,31 @@ OUT = Path(__file__).with_name("cause_examples.json")
 examples: list[dict[str, Any]] = []
 
 
-def add(scenario: str, path: str, status: str, category: str, exc: BaseException | None = None,
-        message: str = "", error_type: str = "", gb_id: str = "") -> None:
+def add(
+    scenario: str,
+    path: str,
+    status: str,
+    category: str,
+    exc: BaseException | None = None,
+    message: str = "",
+    error_type: str = "",
+    gb_id: str = "",
+) -> None:
     if exc is not None:
         # The same reduction the probes apply: deepest cause, cleaned and trimmed.
         info = describe(exc, None)
         error_type, message = info.error_type, info.message
-    examples.append({
-        "scenario": scenario, "path": path, "status": status, "category": category,
-        "error_type": error_type, "message": message.strip()[:1000], "gb_id": gb_id,
-    })
+    examples.append(
+        {
+            "scenario": scenario,
+            "path": path,
+            "status": status,
+            "category": category,
+            "error_type": error_type,
+            "message": message.strip()[:1000],
+            "gb_id": gb_id,
+        }
+    )
 
 
 def capture(fn: Callable[[], Any]) -> BaseException | None:
@@ -55,8 +70,9 @@ def capture(fn: Callable[[], Any]) -> BaseException | None:
     return None
 
 
-def probe_export(scenario: str, category: str, module: torch.nn.Module, args: tuple,
-                 strict: bool = False) -> None:
+def probe_export(
+    scenario: str, category: str, module: torch.nn.Module, args: tuple, strict: bool = False
+) -> None:
     exc = capture(lambda: torch.export.export(module, args, strict=strict))
     if exc is None:
         print(f"{scenario}: export succeeded", file=sys.stderr)
@@ -81,8 +97,15 @@ def probe_breaks(scenario: str, category: str, fn: Callable[..., Any], args: tup
         print(f"{scenario}: no graph break", file=sys.stderr)
         return
     reason = _reason(str(exc))
-    add(scenario, "compile", "ok-breaks", category, message=reason["reason"], error_type="",
-        gb_id=reason["gb_id"] or "")
+    add(
+        scenario,
+        "compile",
+        "ok-breaks",
+        category,
+        message=reason["reason"],
+        error_type="",
+        gb_id=reason["gb_id"] or "",
+    )
 
 
 def probe_onnx_runtime(scenario: str, category: str, module: torch.nn.Module, args: tuple) -> None:
@@ -126,15 +149,17 @@ probe_onnx("lstsq", "data-dependent", Wrap(lambda a: torch.linalg.lstsq(a, a).so
 probe_onnx("solve", "missing-onnx-lowering", Wrap(lambda a: torch.linalg.solve(a, a)), (m,))
 
 # Data-dependent shapes and values.
-probe_export("item-size", "data-dependent",
-             Wrap(lambda a: torch.zeros(int(a.sum().item() * 10))), (x,))
-probe_export("tensor-if", "control-flow",
-             Wrap(lambda a: a * 2 if a.sum() > 0 else a - 1), (x,))
+probe_export("item-size", "data-dependent", Wrap(lambda a: torch.zeros(int(a.sum().item() * 10))), (x,))
+probe_export("tensor-if", "control-flow", Wrap(lambda a: a * 2 if a.sum() > 0 else a - 1), (x,))
 probe_export("tensor-if-strict", "control-flow", Wrap(tensor_if), (x,), strict=True)
-probe_export("generator-strict", "random-generator",
-             Wrap(lambda a: a + torch.rand(a.shape, generator=torch.Generator())), (x,), strict=True)
+probe_export(
+    "generator-strict",
+    "random-generator",
+    Wrap(lambda a: a + torch.rand(a.shape, generator=torch.Generator())),
+    (x,),
+    strict=True,
+)
 probe_onnx("tensor-if", "control-flow", Wrap(lambda a: a * 2 if a.sum() > 0 else a - 1), (x,))
-
 
 
 probe_breaks("tensor-if", "control-flow", tensor_if, (x,))
@@ -145,12 +170,21 @@ probe_breaks("deepcopy", "unsupported-python", lambda a: copy.deepcopy(a) + 1, (
 probe_breaks("print", "unsupported-python", lambda a: (print("x"), a + 1)[1], (x,))
 
 # Random generator arguments.
-probe_export("generator", "random-generator",
-             Wrap(lambda a: a + torch.rand(a.shape, generator=torch.Generator())), (x,))
-probe_breaks("generator", "random-generator",
-             lambda a: a + torch.rand(a.shape, generator=torch.Generator()), (x,))
-probe_onnx("generator", "random-generator",
-           Wrap(lambda a: a + torch.rand(a.shape, generator=torch.Generator())), (x,))
+probe_export(
+    "generator",
+    "random-generator",
+    Wrap(lambda a: a + torch.rand(a.shape, generator=torch.Generator())),
+    (x,),
+)
+probe_breaks(
+    "generator", "random-generator", lambda a: a + torch.rand(a.shape, generator=torch.Generator()), (x,)
+)
+probe_onnx(
+    "generator",
+    "random-generator",
+    Wrap(lambda a: a + torch.rand(a.shape, generator=torch.Generator())),
+    (x,),
+)
 
 
 # Mutation of a constant tensor attribute or a buffer.
@@ -203,22 +237,41 @@ inductor_failure()
 # Engine records: the messages the supervisor writes itself (src/run/supervisor.cc,
 # src/run/task_planner.cc).
 add("crash", "onnx", "crashed", "crash", message="the child process died from SIGSEGV during the onnx path")
-add("crash-exit", "compile", "crashed", "crash",
-    message="the child process exited with code 1 during the compile path")
-add("crash-repeated", "export", "crashed", "crash",
-    message="dispatched 3 times without a record: capmap itself was killed each time this task ran")
-add("timeout", "compile", "timeout", "timeout",
-    message="the compile path ran past the time limit of 300 s and was killed")
-add("oom", "export", "oom", "oom",
-    message="the export path used 4.3 GiB of memory, over the limit of 4.0 GiB, and was killed")
+add(
+    "crash-exit",
+    "compile",
+    "crashed",
+    "crash",
+    message="the child process exited with code 1 during the compile path",
+)
+add(
+    "crash-repeated",
+    "export",
+    "crashed",
+    "crash",
+    message="dispatched 3 times without a record: capmap itself was killed each time this task ran",
+)
+add(
+    "timeout",
+    "compile",
+    "timeout",
+    "timeout",
+    message="the compile path ran past the time limit of 300 s and was killed",
+)
+add(
+    "oom",
+    "export",
+    "oom",
+    "oom",
+    message="the export path used 4.3 GiB of memory, over the limit of 4.0 GiB, and was killed",
+)
 add("mismatch", "onnx", "mismatch", "numeric-mismatch", message="output 0: shape [2, 3], eager [2, 4]")
 eager_exc = capture(lambda: torch.rand(2, 3) @ torch.rand(4, 5))
 if eager_exc is not None:
     add("eager-matmul", "eager", "fail", "eager-failure", eager_exc)
     add("eager-fail", "onnx", "eager-fail", "eager-failure", eager_exc)
 add("skipped", "compile", "skipped", "not-applicable", message="needs a CUDA device")
-add("no-tensor-output", "onnx", "no-tensor-output", "not-applicable",
-    message="returned NoneType")
+add("no-tensor-output", "onnx", "no-tensor-output", "not-applicable", message="returned NoneType")
 
 if OUT.exists():
     examples += [e for e in json.loads(OUT.read_text()) if e["scenario"].startswith("survey:")]

@@ -136,16 +136,6 @@ TEST(ResultStore, ForeignSqliteFileIsRefused) {
   EXPECT_EQ(read_file(path), before);
 }
 
-TEST(ResultStore, UnreadableFileIsRefused) {
-  if (geteuid() == 0) GTEST_SKIP() << "root reads every file";
-  TempDir dir;
-  auto path = dir.path() / "results.db";
-  { ResultStore::open_for_writing(path); }
-  chmod(path.c_str(), 0);
-  EXPECT_NE(error_of([&] { ResultStore::check_existing(path); }).find("not readable"),
-            std::string::npos);
-}
-
 TEST(ResultStore, AFolderIsNotAStore) {
   TempDir dir;
   auto message = error_of([&] { ResultStore::open_for_writing(dir.path()); });
