@@ -339,7 +339,21 @@ def _hello(reg: Any) -> dict[str, Any]:
         **environment.describe(reg.library, first_file),
         "cases": registry.inventory(reg),
         "excludes": [{"name": e.name, "reason": e.reason, "where": e.where} for e in reg.excludes],
+        "coverage": _coverage_figure(reg),
     }
+
+
+def _coverage_figure(reg: Any) -> dict[str, Any] | None:
+    """covered / total public callables of the probed library, for the page's header."""
+    from capmap import coverage
+
+    try:
+        report = coverage.measure(reg)
+    except Exception:  # noqa: BLE001 - a library we cannot walk simply has no figure
+        return None
+    if not report.total:
+        return None
+    return {"covered": report.covered, "total": report.total, "percent": report.percent}
 
 
 def main(argv: list[str] | None = None) -> int:

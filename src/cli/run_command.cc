@@ -162,7 +162,8 @@ void run_command(const RunCommandOptions& options, int& exit_code) {
               {"settings", supervisor_options.settings},
               {"device", hello->value("device", "cpu")},
               {"cpu", cpu_model()},
-              {"cores", std::thread::hardware_concurrency()}};
+              {"cores", std::thread::hardware_concurrency()},
+              {"coverage", hello->value("coverage", nlohmann::json())}};
   run.cases = asked;
   run.excludes = hello->value("excludes", nlohmann::json::array());
   run.shard = filter.shard.index;

@@ -276,7 +276,7 @@ MergedSnapshot build_snapshot(const MergeOptions& options) {
       {"missing", missing_count},
       {"paths", paths},
       {"excludes", excluded},
-      {"coverage", nullptr},
+      {"coverage", run_info.value("coverage", nlohmann::json())},
   };
   merged.snapshot = {{"schema_version", 1}, {"header", header}, {"cases", std::move(case_list)}};
   return merged;
