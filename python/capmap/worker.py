@@ -48,6 +48,35 @@ def cap_threads_before_torch() -> None:
     torch.set_num_interop_threads(1)
 
 
+def claim_compile_cache() -> int | None:
+    """Give this worker an inductor cache folder of its own for as long as it lives.
+
+    Workers share one machine but must not share inductor's on-disk cache: two children that
+    build the same kernel at once can load a half-written library ("file too short"). A slot
+    is a folder guarded by an flock, so a slot's cache is reused by the next run's worker and
+    compiles stay warm. Returns the lock's descriptor (kept open), or None when the user chose
+    a cache folder themselves.
+    """
+    if "TORCHINDUCTOR_CACHE_DIR" in os.environ:
+        return None
+    import fcntl
+    import tempfile
+
+    base = os.path.join(tempfile.gettempdir(), f"capmap-inductor-{os.getuid()}")
+    os.makedirs(base, exist_ok=True)
+    slot = 0
+    while True:
+        fd = os.open(os.path.join(base, f"slot-{slot}.lock"), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            slot += 1
+            continue
+        os.environ["TORCHINDUCTOR_CACHE_DIR"] = os.path.join(base, f"slot-{slot}")
+        return fd
+
+
 def set_parent_death_signal(sig: int) -> None:
     """Ask Linux to send `sig` to this process when its parent dies."""
     libc = ctypes.CDLL(None, use_errno=True)
@@ -375,6 +404,7 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         say = channel.send
         set_parent_death_signal(signal.SIGKILL)
+        claim_compile_cache()
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the supervisor's to handle
 
     try:

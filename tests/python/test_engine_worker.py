@@ -252,3 +252,34 @@ def test_records_are_encoded_as_strict_json() -> None:
     trimmed = trim_record({"message": "m" * 5000, "log_tail": "t" * 9000 + "END", "status": "fail"})
     assert len(trimmed["message"]) == 2000 and trimmed["message"].endswith("...")
     assert len(trimmed["log_tail"]) == 4096 and trimmed["log_tail"].endswith("END")
+
+
+def test_each_live_worker_gets_its_own_compile_cache_and_slots_are_reused(tmp_path: Path) -> None:
+    """Concurrent workers must not share inductor's cache; a finished worker's slot is reused."""
+    claim = (
+        "import os, sys; from capmap.worker import claim_compile_cache; claim_compile_cache(); "
+        "print(os.environ['TORCHINDUCTOR_CACHE_DIR'], flush=True); sys.stdin.read()"
+    )
+    env = python_env(TMPDIR=str(tmp_path))
+    env.pop("TORCHINDUCTOR_CACHE_DIR", None)
+
+    def start() -> subprocess.Popen[str]:
+        return subprocess.Popen(
+            [sys.executable, "-c", claim], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env
+        )
+
+    first, second = start(), start()
+    try:
+        assert first.stdout is not None and second.stdout is not None
+        dirs = {first.stdout.readline().strip(), second.stdout.readline().strip()}
+        assert len(dirs) == 2
+        first.communicate("", timeout=30)
+        third = start()
+        assert third.stdout is not None
+        reused = third.stdout.readline().strip()
+        third.communicate("", timeout=30)
+        assert reused in dirs
+    finally:
+        for p in (first, second):
+            if p.poll() is None:
+                p.kill()
