@@ -275,5 +275,38 @@ add("no-tensor-output", "onnx", "no-tensor-output", "not-applicable", message="r
 
 if OUT.exists():
     examples += [e for e in json.loads(OUT.read_text()) if e["scenario"].startswith("survey:")]
+# Graph-break reasons seen on Kornia's quick tier (AugmentationSequential, RandomMixUpV2).
+for scenario, gb_id, category, reason in [
+    (
+        "kornia-mixup-item",
+        "GB0124",
+        "data-dependent",
+        "Unsupported Tensor.item() call with capture_scalar_outputs=False: Dynamo does not support "
+        "tracing `Tensor.item()` with config.capture_scalar_outputs=False.",
+    ),
+    (
+        "kornia-color-jiggle-local-scalar",
+        "GB0033",
+        "data-dependent",
+        "Data dependent operator: Operator `aten._local_scalar_dense.default` has a non-Tensor output "
+        "whose value is dependent on the data of Tensor inputs.",
+    ),
+    (
+        "kornia-sequential-generator",
+        "GB0003",
+        "unsupported-python",
+        "Attempt to trace generator: Generators cannot be compiled directly with `torch.compile`.",
+    ),
+    (
+        "kornia-sequential-next",
+        "GB4347",
+        "unsupported-python",
+        "Missing tp_iternext: Dynamo does not support next() on list_iterator. Add tp_iternext_impl to "
+        "this VariableTracker subclass.",
+    ),
+]:
+    add(scenario, "compile", "ok-breaks", category, message=reason, gb_id=gb_id)
+
+
 OUT.write_text(json.dumps(examples, indent=2, sort_keys=True) + "\n")
 print(f"wrote {len(examples)} examples to {OUT}", file=sys.stderr)
