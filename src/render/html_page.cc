@@ -14,12 +14,6 @@
 namespace capmap {
 namespace {
 
-std::string asset(const char* name) {
-  auto bytes = embedded_asset(name);
-  if (!bytes) throw std::runtime_error(std::string("page asset missing from the build: ") + name);
-  return std::string(*bytes);
-}
-
 std::string header_html(const PageModel& model) {
   std::string out = fmt::format(
       "<h1>{} <span class=\"cm-sub\">graph capture compatibility</span></h1>\n<dl "
@@ -179,15 +173,15 @@ std::string status_class(const std::string& page_status) {
 
 std::string render_html_page(const PageModel& model) {
   std::string title = library_title(model.header) + " — graph capture compatibility";
-  return fill_template(asset("page.html"), {{"TITLE", escape_html(title)},
-                                            {"CSS", asset("page.css")},
-                                            {"HEADER", header_html(model)},
-                                            {"CARDS", cards_html(model)},
-                                            {"SUMMARY", summary_html(model)},
-                                            {"CAUSES", causes_html(model)},
-                                            {"LEGEND", legend_html()},
-                                            {"DATA", json_for_script(page_data(model))},
-                                            {"JS", asset("page.js")}});
+  return fill_template(required_asset("page.html"), {{"TITLE", escape_html(title)},
+                                                     {"CSS", required_asset("page.css")},
+                                                     {"HEADER", header_html(model)},
+                                                     {"CARDS", cards_html(model)},
+                                                     {"SUMMARY", summary_html(model)},
+                                                     {"CAUSES", causes_html(model)},
+                                                     {"LEGEND", legend_html()},
+                                                     {"DATA", json_for_script(page_data(model))},
+                                                     {"JS", required_asset("page.js")}});
 }
 
 }  // namespace capmap

@@ -14,12 +14,6 @@
 namespace capmap {
 namespace {
 
-std::string asset(const char* name) {
-  auto bytes = embedded_asset(name);
-  if (!bytes) throw std::runtime_error(std::string("page asset missing from the build: ") + name);
-  return std::string(*bytes);
-}
-
 // URLs go between <...> in a hyperlink reference: spaces and delimiters are
 // percent-encoded, the rest is kept.
 std::string rst_url(std::string_view url) {
@@ -233,12 +227,12 @@ RstPage render_rst_page(const PageModel& model, const SphinxInventory* inventory
 
   out += heading("Cases", '-');
   // The explorer filters the tables below; its data follows their row order.
-  std::string explorer = "<style>\n" + asset("page.css") +
+  std::string explorer = "<style>\n" + required_asset("page.css") +
                          "</style>\n<div class=\"cm-embed\"><div id=\"capmap-app\" "
                          "data-mode=\"adopt\"></div></div>\n"
                          "<script type=\"application/json\" id=\"capmap-data\">" +
                          json_for_script(page_data(model)) + "</script>\n<script>\n" +
-                         asset("page.js") + "</script>\n";
+                         required_asset("page.js") + "</script>\n";
   out += ".. raw:: html\n\n" + indented(explorer, "   ") + "\n";
 
   std::vector<std::string> case_header = {"Operator", "Variant"};
