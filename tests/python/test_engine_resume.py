@@ -128,3 +128,25 @@ def test_a_task_dispatched_twice_without_a_record_is_recorded_as_crashed(
     assert third.returncode == 0, third.stderr
     record = records(store)[("forever", "eager")]
     assert record["status"] == "crashed"
+
+
+def test_ctrl_c_stops_cleanly_keeps_records_and_exits_130(capmap_bin: Path, tmp_path: Path) -> None:
+    registry = write_slow_registry(tmp_path)
+    store = tmp_path / "results.db"
+    run = start_run(capmap_bin, registry, store, "--jobs", "2", "--only", "slow")
+    try:
+        wait_for(lambda: record_count(store) >= 2, 90, "two records before Ctrl-C")
+        os.kill(run.pid, signal.SIGINT)
+        assert run.wait(timeout=20) == 130
+    finally:
+        if run.poll() is None:
+            run.kill()
+    assert wait_until_gone(registry, 3.0) == [], "Ctrl-C left workers or children running"
+    kept = record_count(store)
+    assert 2 <= kept < SLOW_CASES
+    # The interrupted run's tasks are not blamed: the next run finishes them all as ok.
+    again = run_capmap(capmap_bin, "run", registry, "--paths", "eager", "--store", store, "--no-merge",
+                       "--jobs", "2", "--only", "slow")  # fmt: skip
+    assert again.returncode == 0, again.stderr
+    statuses = [r["status"] for r in records(store).values()]
+    assert statuses == ["ok"] * SLOW_CASES
