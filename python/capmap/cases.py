@@ -125,12 +125,19 @@ def _caller_where() -> str:
     outer = frame.f_back
     while outer is not None and outer.f_code.co_filename == frame.f_code.co_filename:
         frame, outer = outer, outer.f_back
-    path = frame.f_code.co_filename
-    try:
-        path = os.path.relpath(path)
-    except ValueError:
-        pass
-    return f"{path}:{frame.f_lineno}"
+    return f"{_display_path(frame.f_code.co_filename)}:{frame.f_lineno}"
+
+
+def _display_path(path: str) -> str:
+    """Relative to the working folder when inside it, else to the import root that holds it
+    (an installed registry shows as capmap/registries/kornia/color.py, not ../../usr/lib/...)."""
+    absolute = os.path.abspath(path)
+    cwd = os.getcwd()
+    if absolute.startswith(cwd + os.sep):
+        return os.path.relpath(absolute, cwd)
+    roots = [os.path.abspath(p) for p in sys.path if p]
+    best = max((r for r in roots if absolute.startswith(r + os.sep)), key=len, default=None)
+    return os.path.relpath(absolute, best) if best else absolute
 
 
 def case(

@@ -4,7 +4,8 @@ from capmap import library
 
 library(
     "kornia",
-    source_url="https://github.com/kornia/kornia/blob/{revision}/{path}#L{line}",
+    # Released kornia is tagged v<version>; the revision of an installed package is its version.
+    source_url="https://github.com/kornia/kornia/blob/v{revision}/{path}#L{line}",
     docs_url="https://kornia.readthedocs.io/en/latest/search.html?q={ref}",
 )
 

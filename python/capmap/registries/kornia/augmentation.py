@@ -9,7 +9,6 @@ Deterministic cases use `p=1.0` so that the sampled transform is actually applie
 from __future__ import annotations
 
 import inspect
-import os
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -20,6 +19,7 @@ import torch
 from torch import nn
 
 from capmap import case, exclude
+from capmap.cases import _display_path
 from capmap.registries.kornia import _inputs as I
 
 RANDOM_NOTE = "parameters sampled inside the graph; outputs differ run to run, so values are not compared"
@@ -35,7 +35,7 @@ def _registry_line() -> str:
     frame = inspect.currentframe()
     assert frame is not None and frame.f_back is not None and frame.f_back.f_back is not None
     caller = frame.f_back.f_back
-    return f"{os.path.relpath(caller.f_code.co_filename)}:{caller.f_lineno}"
+    return f"{_display_path(caller.f_code.co_filename)}:{caller.f_lineno}"
 
 
 def _params(module: nn.Module, shape: Sequence[int]) -> Any:
