@@ -19,7 +19,7 @@ fi
 
 PY=${PYTHON:-python3}
 echo "setup: installing Python packages"
-$PY -m pip install -q -c constraints.txt -r requirements-dev.txt cmake ninja
-echo "setup: building and installing capmap"
-$PY -m pip install -q --no-build-isolation --no-deps .
+$PY -m pip install -q --root-user-action=ignore -c constraints.txt -r requirements-dev.txt cmake ninja
+echo "setup: building and installing capmap (compiles the C++ engine: a few minutes on 2 cores)"
+$PY -m pip install -q --root-user-action=ignore --no-build-isolation --no-deps .
 echo "setup: done — $(command -v capmap)"
