@@ -77,6 +77,9 @@ def test_quick_tier_through_all_paths(capmap_bin: Path, tmp_path: Path) -> None:
     snapshot = json.loads((out / "snapshot.json").read_text())
     assert snapshot["header"]["library"]["name"] == "kornia"
     assert snapshot["header"]["complete"] is True
+    # The coverage figure travels from the worker through the store to the header and the page.
+    coverage = snapshot["header"]["coverage"]
+    assert coverage["total"] > 800 and coverage["percent"] >= 95
     cases = snapshot["cases"]
     assert 30 <= len(cases) <= 60
     assert all("quick" in c["tags"] for c in cases)
@@ -96,3 +99,4 @@ def test_quick_tier_through_all_paths(capmap_bin: Path, tmp_path: Path) -> None:
         assert ok >= len(cases) // 2, (path, ok)
     page = (out / "page.html").read_text()
     assert "kornia" in page and "<script" in page
+    assert f"{coverage['covered']} of {coverage['total']}" in page

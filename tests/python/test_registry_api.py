@@ -159,6 +159,27 @@ def test_a_module_registry_loads_its_listed_submodules(
     assert [c.name for c in reg.cases] == ["neg"] and reg.library["name"] == "toy"
 
 
+def test_a_module_registry_loads_again_and_names_places_from_its_import_root(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Outside the working folder a case's place is relative to the import root (what an
+    installed registry shows), and loading twice in one process finds the cases again."""
+    package = tmp_path / "roots" / "toyroots"
+    write(package, "__init__.py", HEADER + "case('neg', 'math', torch.neg, [torch.ones(1)])\n")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    monkeypatch.syspath_prepend(str(tmp_path / "roots"))
+    try:
+        first = registry.load(["toyroots"])
+        second = registry.load(["toyroots"])
+    finally:
+        for name in [n for n in sys.modules if n.startswith("toyroots")]:
+            del sys.modules[name]
+    assert [c.where for c in first.cases] == ["toyroots/__init__.py:4"]
+    assert [c.name for c in second.cases] == ["neg"]
+
+
 def test_the_bundled_example_registry(tmp_path: Path) -> None:
     reg = registry.load(["capmap.registries.example"])
     names = [c.name for c in reg.cases]
