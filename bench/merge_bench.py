@@ -1,6 +1,7 @@
 """Merge and diff figures on synthetic stores of 1,000 / 5,000 / 20,000 cases × 4 paths.
 
-    python bench/merge_bench.py [--bin build/tests/capmap] [--sizes 1000,5000,20000] [--repeat 3]
+    PYTHONPATH=python python3 bench/merge_bench.py [--bin build/tests/capmap] [--sizes 1000,5000,20000]
+        [--repeat 3]
 
 Each store follows the schema of docs/DESIGN.md and holds a realistic mix: most paths ok, the
 failures drawn from the real messages in tests/cpp/merge/cause_examples.json (so every record goes
@@ -23,22 +24,11 @@ import time
 from pathlib import Path
 from typing import Any
 
+from capmap.store_schema import STORE_SQL
+
 REPO = Path(__file__).resolve().parents[1]
 PATHS = ["eager", "onnx", "export", "compile"]
 EXAMPLES = json.loads((REPO / "tests" / "cpp" / "merge" / "cause_examples.json").read_text())
-SCHEMA = """
-CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);
-CREATE TABLE runs(run_key TEXT PRIMARY KEY, info TEXT, created TEXT);
-CREATE TABLE cases(run_key TEXT, name TEXT, info TEXT, PRIMARY KEY(run_key, name));
-CREATE TABLE excludes(run_key TEXT, name TEXT, info TEXT, PRIMARY KEY(run_key, name));
-CREATE TABLE shards(run_key TEXT, shard INTEGER, shard_count INTEGER, paths TEXT,
-  PRIMARY KEY(run_key, shard, shard_count));
-CREATE TABLE records(run_key TEXT, case_name TEXT, path TEXT, status TEXT, seconds REAL,
-  record TEXT, created TEXT, PRIMARY KEY(run_key, case_name, path));
-CREATE TABLE dispatches(run_key TEXT, case_name TEXT, path TEXT, attempts INTEGER,
-  PRIMARY KEY(run_key, case_name, path));
-INSERT INTO meta VALUES ('schema_version', '1');
-"""
 RUN_INFO = {
     "library": {"name": "kornia", "version": "0.9.0", "revision": "bench", "source_url": "", "docs_url": ""},
     "versions": {
@@ -96,7 +86,7 @@ def write_store(file: Path, cases: int, seed: int, changed: float = 0.0) -> None
     rng = random.Random(seed)
     change_rng = random.Random(seed + 1)
     db = sqlite3.connect(file)
-    db.executescript(SCHEMA)
+    db.executescript(STORE_SQL)
     db.execute("INSERT INTO runs VALUES ('bench', ?, '2026-01-01T00:00:00Z')", (json.dumps(RUN_INFO),))
     db.execute("INSERT INTO shards VALUES ('bench', 1, 1, ?)", (json.dumps(PATHS),))
     case_rows, record_rows = [], []

@@ -10,23 +10,11 @@ from typing import Any
 
 import jsonschema
 import pytest
+from capmap.store_schema import STORE_SQL
 from capmap_testing import REPO, run_capmap
 
 SCHEMA = json.loads((REPO / "docs" / "snapshot.schema.json").read_text())
 PATHS = ["eager", "onnx", "export", "compile"]
-STORE_SQL = """
-CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);
-CREATE TABLE runs(run_key TEXT PRIMARY KEY, info TEXT, created TEXT);
-CREATE TABLE cases(run_key TEXT, name TEXT, info TEXT, PRIMARY KEY(run_key, name));
-CREATE TABLE excludes(run_key TEXT, name TEXT, info TEXT, PRIMARY KEY(run_key, name));
-CREATE TABLE shards(run_key TEXT, shard INTEGER, shard_count INTEGER, paths TEXT,
-  PRIMARY KEY(run_key, shard, shard_count));
-CREATE TABLE records(run_key TEXT, case_name TEXT, path TEXT, status TEXT, seconds REAL,
-  record TEXT, created TEXT, PRIMARY KEY(run_key, case_name, path));
-CREATE TABLE dispatches(run_key TEXT, case_name TEXT, path TEXT, attempts INTEGER,
-  PRIMARY KEY(run_key, case_name, path));
-INSERT INTO meta VALUES ('schema_version', '1');
-"""
 UNKNOWN = "ValueError: expected 3 channels, got {n} in 'layer{n}'"
 
 
@@ -263,3 +251,19 @@ def test_diff_of_a_malformed_snapshot_is_one_line_exit_2(
     assert result.returncode == 2
     assert result.stderr == f"capmap: {bad}: not a capmap snapshot: cases[0] has no 'name'\n"
     assert result.stdout == ""
+
+
+def test_the_python_store_schema_matches_what_the_engine_creates(capmap_bin: Path, tmp_path: Path) -> None:
+    """Stores built by tests and benchmarks must be the stores `capmap run` writes."""
+    real = tmp_path / "real.db"
+    done = run_capmap(capmap_bin, "run", "capmap.registries.example", "--only", "relu", "--paths", "eager",
+                      "--store", real, "--no-merge", "--jobs", "1")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    built = sqlite3.connect(tmp_path / "built.db")
+    built.executescript(STORE_SQL)
+
+    def tables(db: sqlite3.Connection) -> dict[str, list[tuple[Any, ...]]]:
+        names = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+        return {n: db.execute(f"PRAGMA table_info({n})").fetchall() for n in sorted(names)}
+
+    assert tables(built) == tables(sqlite3.connect(real))
