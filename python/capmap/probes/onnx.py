@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 import onnx
 import torch
+from torch.utils import _pytree as pytree
 
 from capmap.compare import compare, flatten
 from capmap.probes.context import CaseModule, ProbeContext, Stopwatch
@@ -171,8 +172,12 @@ def _as_complex_like(reference: list[torch.Tensor], outputs: list[torch.Tensor])
 
 def _feeds(session: Any, inputs: tuple[Any, ...]) -> dict[str, np.ndarray]:
     """Graph inputs are the tensors among the case's inputs, in pytree order; constants are baked in."""
-    tensors = flatten(list(inputs))
     names = [i.name for i in session.get_inputs()]
+    # The exporter flattens inputs with torch's pytree, which also opens registered containers
+    # (kornia's geometric types); feed in that order, else in capmap's own flattening order.
+    tensors = [x for x in pytree.tree_leaves(list(inputs)) if isinstance(x, torch.Tensor)]
+    if len(tensors) != len(names):
+        tensors = flatten(list(inputs))
     if len(names) != len(tensors):
         raise ValueError(
             f"the ONNX graph takes {len(names)} inputs but the case passes {len(tensors)} tensors"

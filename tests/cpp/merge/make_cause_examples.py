@@ -308,5 +308,75 @@ for scenario, gb_id, category, reason in [
     add(scenario, "compile", "ok-breaks", category, message=reason, gb_id=gb_id)
 
 
+# Messages seen on a sample (shard 1/12) of the whole Kornia survey.
+for scenario, path, status, category, error_type, gb_id, message in [
+    (
+        "kornia-aten-equal",
+        "export",
+        "fail",
+        "data-dependent",
+        "DataDependentOutputException",
+        "",
+        "aten.equal.default",
+    ),
+    (
+        "kornia-submodule",
+        "export",
+        "fail",
+        "unsupported-python",
+        "NameError",
+        "",
+        "module is not installed as a submodule",
+    ),
+    (
+        "kornia-onnx-dict-kwargs",
+        "onnx",
+        "export-fail",
+        "unsupported-python",
+        "TypeError",
+        "",
+        "got an unexpected keyword argument 'image0'",
+    ),
+    (
+        "kornia-pytree-output",
+        "export",
+        "fail",
+        "unsupported-python",
+        "RuntimeError",
+        "",
+        "Found <class 'kornia.geometry.vector.Vector3'> in output, which is not a known type. If "
+        "this type holds tensors, you need to register a pytree for it.",
+    ),
+    (
+        "kornia-compiled-fn",
+        "onnx",
+        "export-fail",
+        "torch-bug",
+        "AssertionError",
+        "",
+        "expected compiled_fn to be GraphModule, got <class 'function'>",
+    ),
+    (
+        "kornia-generator-method",
+        "compile",
+        "ok-breaks",
+        "random-generator",
+        "",
+        "GB7650",
+        "torch.Generator method: torch.Generator.manual_seed() is a stateful RNG operation that "
+        "cannot be soundly traced in the FX graph.",
+    ),
+    (
+        "kornia-as-proxy",
+        "compile",
+        "ok-breaks",
+        "unsupported-python",
+        "",
+        "GB0055",
+        "Failed to convert args/kwargs to proxy: Missing `as_proxy()` implementation for some arg/kwarg.",
+    ),
+]:
+    add(scenario, path, status, category, message=message, error_type=error_type, gb_id=gb_id)
+
 OUT.write_text(json.dumps(examples, indent=2, sort_keys=True) + "\n")
 print(f"wrote {len(examples)} examples to {OUT}", file=sys.stderr)
