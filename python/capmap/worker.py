@@ -358,7 +358,7 @@ def _parse_args(argv: list[str] | None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def _hello(reg: Any) -> dict[str, Any]:
+def _hello(reg: Any, *, with_coverage: bool) -> dict[str, Any]:
     from capmap import environment, registry
 
     first_file = next((Path(m.__file__) for m in reg.modules if getattr(m, "__file__", None)), None)
@@ -368,7 +368,7 @@ def _hello(reg: Any) -> dict[str, Any]:
         **environment.describe(reg.library, first_file),
         "cases": registry.inventory(reg),
         "excludes": [{"name": e.name, "reason": e.reason, "where": e.where} for e in reg.excludes],
-        "coverage": _coverage_figure(reg),
+        "coverage": _coverage_figure(reg) if with_coverage else None,
     }
 
 
@@ -437,7 +437,8 @@ def main(argv: list[str] | None = None) -> int:
     if reg is None:
         say({"type": "error", "message": problem})
         return 2
-    hello = _hello(reg)
+    # Walking the library's public API costs a second or two; only a run stores the figure.
+    hello = _hello(reg, with_coverage=not args.list)
     if args.list:
         say(hello)
         return 0
