@@ -19,6 +19,8 @@ int main(int argc, char** argv) {
   capmap::add_render_command(app, exit_code);
   capmap::add_diff_command(app, exit_code);
   capmap::add_coverage_command(app, exit_code);
+  capmap::add_repro_command(app, exit_code);
+  capmap::add_report_command(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -29,6 +29,10 @@ class Case:
     tags: tuple[str, ...] = ()
     method: str | None = None
     where: str = ""
+    # Dotted public names the case exercises when its target does not say (a lambda, a helper).
+    covers: tuple[str, ...] = ()
+    # False: capture paths get the case's own inputs and result, library objects and all.
+    flatten: bool = True
 
     @property
     def operator(self) -> str:
@@ -51,6 +55,8 @@ class Case:
 
     @property
     def ref(self) -> str:
+        if self.covers:
+            return self.covers[0]
         return public_name(self.target)
 
     def callable(self) -> Callable[..., Any]:
@@ -81,6 +87,8 @@ class Case:
             "check": self.check,
             "atol": self.atol,
             "rtol": self.rtol,
+            # Only when off, so that the inventory of every other case stays as it was.
+            **({} if self.flatten else {"flatten": False}),
         }
 
 
@@ -94,6 +102,9 @@ class Exclusion:
 def public_name(target: Any) -> str:
     """Dotted public name of a function, class, or a module instance's class."""
     obj = target
+    if inspect.ismethod(obj):
+        # A bound method (a classmethod taken from its class): name the function it wraps.
+        obj = obj.__func__
     if not (inspect.isfunction(obj) or inspect.isclass(obj) or inspect.isbuiltin(obj)):
         obj = type(target)
     module = getattr(obj, "__module__", "") or ""
@@ -154,8 +165,14 @@ def case(
     skip: str | None = None,
     tags: Sequence[str] = (),
     method: str | None = None,
+    flatten: bool = True,
+    covers: str | Sequence[str] = (),
 ) -> Case:
-    """Register one case. Modules are put in eval mode; inputs are the graph inputs."""
+    """Register one case. Modules are put in eval mode. The graph inputs are the tensors inside
+    `inputs` and the outputs the tensors inside the result; `flatten=False` captures the case's
+    own inputs and result instead (library objects and all). `covers` names the public
+    callables or methods the case exercises ("kornia.geometry.liegroup.So3.inverse") when the
+    target cannot say it (a lambda); the first one is the case's `ref`."""
     where = _caller_where()
     if not isinstance(name, str) or not name:
         raise RegistryError(f"{where}: case name must be a non-empty string")
@@ -167,6 +184,10 @@ def case(
         target.eval()
     if method is not None and not callable(getattr(target, method, None)):
         raise RegistryError(f"{where}: case {name!r}: target has no method {method!r}")
+    covered = (covers,) if isinstance(covers, str) else tuple(covers)
+    for dotted in covered:
+        if not isinstance(dotted, str) or "." not in dotted or any(not p for p in dotted.split(".")):
+            raise RegistryError(f"{where}: case {name!r}: covers must be dotted public names, got {dotted!r}")
     c = Case(
         name=name,
         group=group,
@@ -181,6 +202,8 @@ def case(
         tags=tuple(tags),
         method=method,
         where=where,
+        flatten=bool(flatten),
+        covers=covered,
     )
     _collected.append(c)
     return c

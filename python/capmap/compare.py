@@ -26,7 +26,7 @@ def _walk(value: Any, found: list[torch.Tensor], depth: int) -> None:
     if isinstance(value, torch.Tensor):
         found.append(value)
     elif isinstance(value, np.ndarray):
-        found.append(torch.from_numpy(np.ascontiguousarray(value)))
+        found.append(numpy_to_tensor(value))
     elif isinstance(value, dict):
         for item in value.values():
             _walk(item, found, depth + 1)
@@ -44,6 +44,12 @@ def _walk(value: Any, found: list[torch.Tensor], depth: int) -> None:
     elif hasattr(value, "__dict__") and not callable(value):
         for item in vars(value).values():
             _walk(item, found, depth + 1)
+
+
+def numpy_to_tensor(value: np.ndarray) -> torch.Tensor:
+    """A tensor of the array's shape. A 0-d array (ONNX Runtime's scalar output) stays 0-d, where
+    np.ascontiguousarray would make it shape [1]."""
+    return torch.from_numpy(np.array(value, order="C", copy=True))
 
 
 def summary(t: torch.Tensor) -> str:

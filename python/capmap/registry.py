@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import importlib.util
 import os
@@ -62,7 +63,8 @@ def _expand(spec: str) -> list[tuple[str, str]]:
 
 
 def _load_file(path: str) -> ModuleType:
-    name = "capmap_registry_" + str(abs(hash(os.path.abspath(path))))
+    # A stable name (str hashes change per process): a case's `ref` must not change between runs.
+    name = "capmap_registry_" + hashlib.sha256(os.path.abspath(path).encode()).hexdigest()[:16]
     spec = importlib.util.spec_from_file_location(name, path)
     if spec is None or spec.loader is None:
         raise RegistryError(f"{path}: not a Python file")

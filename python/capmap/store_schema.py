@@ -12,5 +12,7 @@ CREATE TABLE records(run_key TEXT, case_name TEXT, path TEXT, status TEXT, secon
   record TEXT, created TEXT, PRIMARY KEY(run_key, case_name, path));
 CREATE TABLE dispatches(run_key TEXT, case_name TEXT, path TEXT, attempts INTEGER,
   PRIMARY KEY(run_key, case_name, path));
+CREATE TABLE selections(run_key TEXT, only TEXT, tags TEXT, shard TEXT, registry_cases INTEGER,
+  cases INTEGER, PRIMARY KEY(run_key, only, tags, shard));
 INSERT INTO meta VALUES ('schema_version', '1');
 """

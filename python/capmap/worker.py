@@ -15,16 +15,20 @@ import faulthandler
 import json
 import math
 import os
+import select
 import signal
 import sys
 import tempfile
 import time
 import traceback
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 COMMANDS_FD = 3
+# Raised when the messages change; the engine refuses a worker that speaks another version.
+PROTOCOL_VERSION = 2
 EVENTS_FD = 4
 LOG_TAIL_BYTES = 4096
 MESSAGE_CHARS = 2000
@@ -32,8 +36,13 @@ MESSAGE_CHARS = 2000
 # too big for the supervisor to take in.
 FIELD_CHARS = 64 * 1024
 PR_SET_PDEATHSIG = 1
+PR_SET_CHILD_SUBREAPER = 36
 # Set by the engine bench: children append their fork timings to this file.
 TIMING_LOG_ENV = "CAPMAP_TIMING_LOG"
+# Set to 1 by the survey bench to measure children that start cold (no warm-up run).
+NO_WARM_UP_ENV = "CAPMAP_NO_WARM_UP"
+# The worker's compile cache folder; each concurrent child compiles in a folder of its own in it.
+CACHE_SLOT_ENV = "CAPMAP_CACHE_SLOT"
 THREAD_ENV_VARS = ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS", "CAPMAP_THREADS")
 
 
@@ -58,6 +67,7 @@ def claim_compile_cache() -> int | None:
     a cache folder themselves.
     """
     if "TORCHINDUCTOR_CACHE_DIR" in os.environ:
+        os.environ[CACHE_SLOT_ENV] = os.environ["TORCHINDUCTOR_CACHE_DIR"]
         return None
     import fcntl
     import tempfile
@@ -73,8 +83,16 @@ def claim_compile_cache() -> int | None:
             os.close(fd)
             slot += 1
             continue
-        os.environ["TORCHINDUCTOR_CACHE_DIR"] = os.path.join(base, f"slot-{slot}")
+        os.environ["TORCHINDUCTOR_CACHE_DIR"] = os.environ[CACHE_SLOT_ENV] = os.path.join(
+            base, f"slot-{slot}"
+        )
         return fd
+
+
+def become_subreaper() -> None:
+    """Orphans of this worker's children become its own, so it can reap a task's whole group."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
 
 
 def set_parent_death_signal(sig: int) -> None:
@@ -144,37 +162,32 @@ class Channel:
     def send(self, message: dict[str, Any]) -> None:
         write_all(self.events_fd, encode(message))
 
-    def commands(self) -> Iterator[dict[str, Any]]:
-        """Yields commands until the supervisor closes its end."""
-        with open(self.commands_fd, "rb", closefd=False) as stream:
-            for raw in stream:
-                line = raw.strip()
-                if not line:
-                    continue
-                try:
-                    command = json.loads(line)
-                except ValueError:
-                    command = None
-                if not isinstance(command, dict):
-                    print(f"capmap.worker: ignoring malformed command: {line[:200]!r}", file=sys.stderr)
-                    continue
-                yield command
 
-
-def _log_timing(task: Any, forked_at: float, child_at: float, running_at: float, ended_at: float) -> None:
-    """One line per task for bench/engine_bench.py: how long fork and child setup took."""
-    line = {
-        "task": task,
-        "fork_s": child_at - forked_at,
-        "setup_s": running_at - forked_at,
-        "forked_at": forked_at,
-        "ended_at": ended_at,
-    }
+def _log_line(line: dict[str, Any]) -> None:
     fd = os.open(os.environ[TIMING_LOG_ENV], os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
     try:
         os.write(fd, encode(line))  # one short O_APPEND write: lines of parallel workers never mix
     finally:
         os.close(fd)
+
+
+def _log_timing(
+    task: Any, forked_at: float, child_at: float, running_at: float, ended_at: float, parent_threads: int
+) -> None:
+    """One line per task for the benches: fork and child setup time, threads at fork."""
+    line = {
+        "task": task,
+        "parent_threads": parent_threads,
+        "fork_s": child_at - forked_at,
+        "setup_s": running_at - forked_at,
+        "forked_at": forked_at,
+        "ended_at": ended_at,
+    }
+    _log_line(line)
+
+
+def _thread_count() -> int:
+    return len(os.listdir("/proc/self/task"))
 
 
 def _signal_name(number: int) -> str:
@@ -191,8 +204,28 @@ def _log_tail(log_fd: int) -> str:
     return data.decode("utf-8", "replace")
 
 
+@dataclass
+class _RunningChild:
+    """A forked child and what the worker holds for it until its `done` is out."""
+
+    task: Any
+    pid: int
+    pidfd: int
+    events_fd: int  # read end of the child's own event pipe, relayed line by line to fd 4
+    log: Any  # the child's private stdout/stderr file
+    cache_slot: int
+    pending: bytes = b""
+
+
 class ForkServer:
-    """Runs each task in a fresh child forked from this warm process."""
+    """Runs each task in a fresh child forked from this warm process, several at once.
+
+    The supervisor may send a task while others run: one warm worker then serves every job
+    slot, so the import and the warm-up are paid once per run, not once per slot. Each child
+    writes its events into a pipe of its own; the worker relays them to fd 4 whole line by
+    whole line, so lines of concurrent children never mix and a child killed in the middle of
+    a line leaves no fragment behind.
+    """
 
     def __init__(self, channel: Channel, cases: dict[str, Any], settings: dict[str, Any]) -> None:
         self.channel = channel
@@ -200,18 +233,60 @@ class ForkServer:
         self.settings = settings
         self._crash_log: Any = None
         self._warmed: set[str] = set()
+        self._children: dict[int, _RunningChild] = {}  # by pidfd
+        self._by_events: dict[int, _RunningChild] = {}  # by events fd
+        self._poller = select.poll()
 
     def serve(self) -> None:
-        for command in self.channel.commands():
-            kind = command.get("type")
-            if kind == "quit":
-                return
-            if kind == "task":
-                self.run(command)
-            else:
-                print(f"capmap.worker: ignoring unknown command type {kind!r}", file=sys.stderr)
+        commands = self.channel.commands_fd
+        self._poller.register(commands, select.POLLIN)
+        buffered = b""
+        try:
+            while True:
+                for fd, _ in self._poller.poll():
+                    if fd in self._by_events:
+                        self._relay(self._by_events[fd])
+                    elif fd in self._children:
+                        self._finish(self._children[fd])
+                    elif fd == commands:
+                        chunk = os.read(commands, 1 << 16)
+                        if not chunk:
+                            return  # the supervisor closed the channel
+                        buffered += chunk
+                        *lines, buffered = buffered.split(b"\n")
+                        for line in lines:
+                            if self._command(line) == "quit":
+                                return
+        finally:
+            for child in list(self._children.values()):
+                with contextlib.suppress(OSError):
+                    os.killpg(child.pid, signal.SIGKILL)
+                self._finish(child, announce=False)
+
+    def _command(self, raw: bytes) -> str:
+        line = raw.strip()
+        if not line:
+            return ""
+        try:
+            command = json.loads(line)
+        except ValueError:
+            command = None
+        if not isinstance(command, dict):
+            print(f"capmap.worker: ignoring malformed command: {line[:200]!r}", file=sys.stderr)
+            return ""
+        kind = command.get("type")
+        if kind == "task":
+            self.run(command)
+        elif kind == "warm_up":
+            paths = [str(p) for p in command.get("paths", [])]
+            self.channel.send({"type": "warmed", **_warm_up(paths)})
+            self._warmed.update(paths)
+        elif kind != "quit":
+            print(f"capmap.worker: ignoring unknown command type {kind!r}", file=sys.stderr)
+        return str(kind)
 
     def run(self, command: dict[str, Any]) -> None:
+        """Forks the child of one task and returns at once; `done` follows when it ends."""
         task = command.get("task")
         case = self.cases.get(command.get("case", ""))
         if case is None:
@@ -232,14 +307,20 @@ class ForkServer:
         # The child waits on this pipe until `started` is out, so no event of the child can
         # reach the supervisor before it knows the child's pid.
         go_read, go_write = os.pipe()
+        events_read, events_write = os.pipe()
+        used = {c.cache_slot for c in self._children.values()}
+        cache_slot = next(i for i in range(len(used) + 1) if i not in used)
         sys.stdout.flush()
         sys.stderr.flush()
+        # The fork-safety check, kept for the benches and tests: a thread alive now would be
+        # missing in the child, along with any lock it held.
+        threads_at_fork = _thread_count() if TIMING_LOG_ENV in os.environ else 0
         forked_at = time.monotonic()
         try:
             pid = os.fork()
         except OSError as exc:
             # Out of processes or memory: the task fails, the worker stays up for the next one.
-            for fd in (go_read, go_write):
+            for fd in (go_read, go_write, events_read, events_write):
                 os.close(fd)
             log.close()
             self.channel.send({"type": "done", "task": task, "exit": 71, "log_tail": f"fork failed: {exc}"})
@@ -247,37 +328,86 @@ class ForkServer:
         if pid == 0:
             try:
                 os.close(go_write)
-                self._child(task, case, paths, threads, log.fileno(), go_read, forked_at)
+                os.close(events_read)
+                self._child(
+                    task,
+                    case,
+                    paths,
+                    threads,
+                    log.fileno(),
+                    go_read,
+                    events_write,
+                    cache_slot,
+                    (forked_at, threads_at_fork),
+                )
             finally:
                 os._exit(70)
         os.close(go_read)
+        os.close(events_write)
         with contextlib.suppress(OSError):  # the child may have done it already, or be gone
             os.setpgid(pid, pid)
-        try:
-            self.channel.send({"type": "started", "task": task, "pid": pid})
-            with contextlib.suppress(OSError):  # a child that is already gone is reported below
-                os.write(go_write, b"g")
-            os.close(go_write)
-            _, status = os.waitpid(pid, 0)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.killpg(pid, signal.SIGKILL)
-                os.waitpid(pid, 0)
-            raise
-        # Nothing a case started may outlive its task.
+        child = _RunningChild(task, pid, os.pidfd_open(pid), events_read, log, cache_slot)
+        self._children[child.pidfd] = child
+        self._by_events[child.events_fd] = child
+        self._poller.register(child.pidfd, select.POLLIN)
+        self._poller.register(child.events_fd, select.POLLIN)
+        self.channel.send({"type": "started", "task": task, "pid": pid})
+        with contextlib.suppress(OSError):  # a child that is already gone is reported when reaped
+            os.write(go_write, b"g")
+        os.close(go_write)
+
+    def _relay(self, child: _RunningChild, *, final: bool = False) -> None:
+        """Forwards the child's complete event lines to the supervisor."""
+        while True:
+            try:
+                chunk = os.read(child.events_fd, 1 << 16)
+            except BlockingIOError:
+                chunk = None
+            if chunk:
+                child.pending += chunk
+                *lines, child.pending = child.pending.split(b"\n")
+                if lines:
+                    write_all(self.channel.events_fd, b"".join(line + b"\n" for line in lines))
+            if not chunk:
+                if chunk is not None and child.events_fd in self._by_events:
+                    # End of file: every writer is gone; the pidfd says when the child is reaped.
+                    self._poller.unregister(child.events_fd)
+                    del self._by_events[child.events_fd]
+                return
+            if not final:
+                return
+
+    def _finish(self, child: _RunningChild, *, announce: bool = True) -> None:
+        _, status = os.waitpid(child.pid, 0)
+        # Nothing a case started may outlive its task: the processes it left behind are killed
+        # and, having become this worker's (it is a subreaper), reaped before `done` goes out.
         with contextlib.suppress(OSError):
-            os.killpg(pid, signal.SIGKILL)
-        done: dict[str, Any] = {"type": "done", "task": task}
+            os.killpg(child.pid, signal.SIGKILL)
+        with contextlib.suppress(ChildProcessError):
+            while True:
+                os.waitpid(-child.pid, 0)
+        # What the child wrote before it ended goes out before its `done`; a line it was cut
+        # off in the middle of is dropped.
+        os.set_blocking(child.events_fd, False)
+        self._relay(child, final=True)
+        for fd in (child.pidfd, child.events_fd):
+            with contextlib.suppress(KeyError, ValueError):
+                self._poller.unregister(fd)
+            os.close(fd)
+        self._children.pop(child.pidfd, None)
+        self._by_events.pop(child.events_fd, None)
+        done: dict[str, Any] = {"type": "done", "task": child.task}
         if os.WIFSIGNALED(status):
             done["signal"] = _signal_name(os.WTERMSIG(status))
         else:
             done["exit"] = os.waitstatus_to_exitcode(status)
-        done["log_tail"] = _log_tail(log.fileno())
-        log.close()
-        self.channel.send(done)
+        done["log_tail"] = _log_tail(child.log.fileno())
+        child.log.close()
+        if announce:
+            self.channel.send(done)
 
     def _warm(self, paths: list[str]) -> None:
-        """Loads the probes of new paths here, once, so no child pays for them again."""
+        """Loads the probes of paths not warmed up, once, so no child pays for the import again."""
         fresh = [p for p in paths if p not in self._warmed]
         if not fresh:
             return
@@ -285,13 +415,23 @@ class ForkServer:
         try:
             from capmap import probes
 
-            probes.warm_up(fresh)
+            probes.warm_up(fresh, run_once=False)
         except Exception as exc:  # noqa: BLE001 - the child meets the same error and records it
             print(f"capmap.worker: cannot load the probes of {fresh}: {exc}", file=sys.stderr)
 
     def _child(
-        self, task: Any, case: Any, paths: list[str], threads: int, log_fd: int, go_fd: int, forked_at: float
+        self,
+        task: Any,
+        case: Any,
+        paths: list[str],
+        threads: int,
+        log_fd: int,
+        go_fd: int,
+        events_fd: int,
+        cache_slot: int,
+        fork_facts: tuple[float, int],
     ) -> None:
+        forked_at, threads_at_fork = fork_facts
         child_at = time.monotonic()
         parent = os.getppid()
         os.setpgid(0, 0)
@@ -299,8 +439,18 @@ class ForkServer:
         if os.getppid() != parent or os.read(go_fd, 1) != b"g":
             os._exit(1)  # the worker died before the task began
         os.close(go_fd)
-        os.close(self.channel.commands_fd)
-        os.set_inheritable(self.channel.events_fd, False)
+        # Only the worker talks to the supervisor; this child talks to the worker.
+        for fd in (self.channel.commands_fd, self.channel.events_fd, *self._children, *self._by_events):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        self.channel = Channel(commands_fd=-1, events_fd=events_fd)
+        os.set_inheritable(events_fd, False)
+        # Children that run at the same time compile into folders of their own: two processes
+        # building the same kernel in one folder can load a half-written library.
+        if CACHE_SLOT_ENV in os.environ:
+            os.environ["TORCHINDUCTOR_CACHE_DIR"] = os.path.join(
+                os.environ[CACHE_SLOT_ENV], f"child-{cache_slot}"
+            )
         os.dup2(log_fd, 1)
         os.dup2(log_fd, 2)
         sys.stdout.reconfigure(line_buffering=True)
@@ -329,7 +479,7 @@ class ForkServer:
             traceback.print_exc()
             code = 1
         if TIMING_LOG_ENV in os.environ:
-            _log_timing(task, forked_at, child_at, running_at, time.monotonic())
+            _log_timing(task, forked_at, child_at, running_at, time.monotonic(), threads_at_fork)
         try:
             sys.stdout.flush()
             sys.stderr.flush()
@@ -364,6 +514,7 @@ def _hello(reg: Any, *, with_coverage: bool) -> dict[str, Any]:
     first_file = next((Path(m.__file__) for m in reg.modules if getattr(m, "__file__", None)), None)
     return {
         "type": "hello",
+        "protocol": PROTOCOL_VERSION,
         "pid": os.getpid(),
         **environment.describe(reg.library, first_file),
         "cases": registry.inventory(reg),
@@ -385,6 +536,34 @@ def _coverage_figure(reg: Any) -> dict[str, Any] | None:
     return {"covered": report.covered, "total": report.total, "percent": report.percent}
 
 
+def _warm_up(paths: list[str]) -> dict[str, Any]:
+    """Pays the capture paths' first-use start-up here, once, before the children that need it.
+
+    Returns the facts for the `warmed` answer: seconds in all and per path, threads after.
+    """
+    import gc
+
+    from capmap import probes
+
+    start = time.monotonic()
+    timings: dict[str, float] = {}
+    try:
+        timings = probes.warm_up(paths, run_once=os.environ.get(NO_WARM_UP_ENV) != "1")
+    except Exception as exc:  # noqa: BLE001 - children meet the same error and record it
+        print(f"capmap.worker: cannot warm up {paths}: {exc}", file=sys.stderr)
+    # What the warm-up left alive is shared by every later child, like the imports.
+    gc.collect()
+    gc.freeze()
+    facts = {
+        "seconds": round(time.monotonic() - start, 3),
+        "paths": timings,
+        "threads_after": _thread_count(),
+    }
+    if TIMING_LOG_ENV in os.environ:
+        _log_line({"warm_up_s": facts["seconds"], "paths": timings, "threads_after": facts["threads_after"]})
+    return facts
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parse_args(argv)
     say: Callable[[dict[str, Any]], None]
@@ -404,6 +583,7 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         say = channel.send
         set_parent_death_signal(signal.SIGKILL)
+        become_subreaper()
         claim_compile_cache()
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the supervisor's to handle
 
@@ -452,6 +632,7 @@ def main(argv: list[str] | None = None) -> int:
     # copying) their pages after each fork.
     import gc
 
+    gc.collect()
     gc.freeze()
     say(hello)
     try:

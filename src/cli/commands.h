@@ -12,5 +12,7 @@ void add_causes_command(CLI::App& app, int& exit_code);
 void add_render_command(CLI::App& app, int& exit_code);
 void add_diff_command(CLI::App& app, int& exit_code);
 void add_coverage_command(CLI::App& app, int& exit_code);
+void add_repro_command(CLI::App& app, int& exit_code);
+void add_report_command(CLI::App& app, int& exit_code);
 
 }  // namespace capmap

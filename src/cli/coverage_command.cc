@@ -53,10 +53,12 @@ void add_coverage_command(CLI::App& app, int& exit_code) {
   auto options = std::make_shared<CoverageCommandOptions>();
   auto* cmd = app.add_subcommand(
       "coverage",
-      "Report which public callables of the probed library have no case and no exclusion");
+      "Report which public callables and methods of the probed library have no case and no "
+      "exclusion");
   cmd->add_option("registries", options->registries,
                   "Registry files, folders or modules (default: the Kornia survey)");
-  cmd->add_option("--fail-under", options->fail_under, "Exit 1 when coverage is below PERCENT")
+  cmd->add_option("--fail-under", options->fail_under,
+                  "Exit 1 when either figure (names, methods) is below PERCENT")
       ->check(CLI::Range(0.0, 100.0))
       ->type_name("PERCENT");
   cmd->add_flag("--json", options->json, "Print the report as JSON");

@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "cli/commands.h"
+#include "cli/junit_output.h"
 #include "diff/diff_report.h"
 #include "diff/snapshot_diff.h"
 #include "diff/snapshot_file.h"
@@ -14,6 +15,7 @@ struct DiffArgs {
   std::string old_file, new_file;
   std::string format = "text";
   std::string fail_on;
+  std::string junit;
 };
 
 }  // namespace
@@ -22,16 +24,21 @@ void add_diff_command(CLI::App& app, int& exit_code) {
   auto args = std::make_shared<DiffArgs>();
   auto* cmd =
       app.add_subcommand("diff", "Compare two snapshots: regressions, fixes, changed causes");
-  cmd->add_option("OLD", args->old_file, "Earlier snapshot")->required();
-  cmd->add_option("NEW", args->new_file, "Later snapshot")->required();
+  cmd->add_option("OLD", args->old_file,
+                  "Earlier snapshot, or a Kornia export_support.json (merge --kornia-json)")
+      ->required();
+  cmd->add_option("NEW", args->new_file,
+                  "Later snapshot, or a Kornia export_support.json (merge --kornia-json)")
+      ->required();
   cmd->add_option("--format", args->format, "text, md (pull request comment) or json")
       ->check(CLI::IsMember({"text", "md", "json"}));
   cmd->add_option("--fail-on", args->fail_on,
                   "Exit 1 when anything regressed (regression) or changed at all (change)")
       ->check(CLI::IsMember({"regression", "change"}));
+  cmd->add_option("--junit", args->junit, "Also write the NEW snapshot as JUnit XML here");
   cmd->callback([args, &exit_code] {
-    auto before = load_snapshot(args->old_file);
-    auto after = load_snapshot(args->new_file);
+    auto before = load_snapshot_or_kornia_survey(args->old_file);
+    auto after = load_snapshot_or_kornia_survey(args->new_file);
     SnapshotDiff diff = diff_snapshots(before, after);
     std::string out;
     if (args->format == "md") {
@@ -42,6 +49,7 @@ void add_diff_command(CLI::App& app, int& exit_code) {
       out = diff_as_text(diff);
     }
     std::fputs(out.c_str(), stdout);
+    if (!args->junit.empty()) write_junit_report(after, args->junit);
     exit_code = 0;
     if (args->fail_on == "regression" && diff.count(ChangeKind::kRegression) > 0) exit_code = 1;
     if (args->fail_on == "change" && (!diff.changes.empty() || !diff.header.empty())) exit_code = 1;

@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "cli/commands.h"
+#include "cli/junit_output.h"
 #include "merge/merge.h"
 
 namespace capmap {
@@ -14,6 +15,8 @@ struct MergeArgs {
   std::string kornia_json;
   std::vector<std::string> rules;
   std::string run_key;
+  std::string junit;
+  std::string baseline;
   bool force = false;
 };
 
@@ -32,6 +35,10 @@ void add_merge_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--rules", args->rules,
                   "Extra cause rules (TOML), tried before the shipped ones");
   cmd->add_option("--run-key", args->run_key, "Merge this run key (default: the newest)");
+  cmd->add_option("--junit", args->junit, "Also write the snapshot as JUnit XML here");
+  cmd->add_option("--baseline", args->baseline,
+                  "Carry over from this snapshot the case × path results the stores lack "
+                  "(stores of `run --changed`); its versions and settings must match");
   cmd->add_flag(
       "--force", args->force,
       "Write even when records are missing or shards disagree; marks the snapshot incomplete");
@@ -45,6 +52,7 @@ void add_merge_command(CLI::App& app, int& exit_code) {
     for (const auto& r : args->rules) options.rules.emplace_back(r);
     options.force = args->force;
     options.run_key = args->run_key;
+    if (!args->baseline.empty()) options.baseline = args->baseline;
     nlohmann::json snapshot = merge_stores(options);
     const auto& header = snapshot["header"];
     std::fprintf(stderr, "merge: %zu cases × %zu paths → %s%s\n", snapshot["cases"].size(),
@@ -52,6 +60,17 @@ void add_merge_command(CLI::App& app, int& exit_code) {
                  header["complete"].get<bool>()
                      ? ""
                      : (" (INCOMPLETE: " + header["missing"].dump() + " records missing)").c_str());
+    if (options.baseline) {
+      std::size_t carried = 0;
+      for (const auto& entry : snapshot["cases"]) {
+        for (const auto& [path, record] : entry["paths"].items()) {
+          if (record.value("carried", false)) ++carried;
+        }
+      }
+      std::fprintf(stderr, "merge: %zu case × path results carried over from %s\n", carried,
+                   options.baseline->c_str());
+    }
+    if (!args->junit.empty()) write_junit_report(snapshot, args->junit);
     exit_code = 0;
   });
 }

@@ -6,16 +6,20 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "cli/commands.h"
+#include "cli/python_module.h"
 #include "common/user_error.h"
+#include "merge/baseline.h"
 #include "merge/merge.h"
 #include "render/render.h"
 #include "run/byte_size.h"
 #include "run/case_selection.h"
+#include "run/change_selection.h"
 #include "run/interrupt_watcher.h"
 #include "run/progress_display.h"
 #include "run/python_locator.h"
@@ -36,6 +40,7 @@ const std::vector<std::string> kKnownPaths = {"eager", "onnx", "export", "compil
 struct RunCommandOptions {
   std::vector<std::string> registries;
   int jobs = 0;
+  int workers = 1;
   std::vector<std::string> only;
   std::string paths = "eager,onnx,export,compile";
   double timeout = 420;
@@ -45,10 +50,15 @@ struct RunCommandOptions {
   bool retry_crashed = false;
   int opset = 18;
   bool strict = false;
+  bool no_flatten = false;
   std::vector<std::string> tags;
   bool all = false;
   bool no_merge = false;
   std::string out;
+  bool repro = false;
+  std::vector<std::string> changed;
+  std::string changed_since;
+  std::string baseline;
 };
 
 std::vector<std::string> parse_paths(const std::string& text) {
@@ -90,9 +100,10 @@ std::string cpu_model() {
 // case the store was asked to measure; one shard alone cannot be complete, so
 // its snapshot is forced and says which records it lacks.
 void merge_and_render(const std::filesystem::path& store, const std::filesystem::path& out_dir,
-                      const std::string& run_key, bool partial) {
+                      const std::string& run_key, bool partial, const std::string& baseline) {
   MergeOptions merge;
   merge.stores = {store};
+  if (!baseline.empty()) merge.baseline = baseline;
   merge.out = out_dir / "snapshot.json";
   merge.run_key = run_key;
   merge.force = partial;
@@ -101,6 +112,39 @@ void merge_and_render(const std::filesystem::path& store, const std::filesystem:
   render.html = out_dir / "page.html";
   render_snapshot(snapshot, render);
   std::fprintf(stderr, "capmap: wrote %s and %s\n", merge.out.c_str(), render.html->c_str());
+}
+
+// Registry arguments as `capmap repro` can load them later from anywhere: files
+// and folders by absolute path, modules by name.
+nlohmann::json registry_specs(const std::vector<std::string>& registries) {
+  nlohmann::json specs = nlohmann::json::array();
+  for (const auto& spec : registries) {
+    std::error_code ec;
+    bool on_disk = std::filesystem::exists(spec, ec);
+    specs.push_back(on_disk ? std::filesystem::absolute(spec).lexically_normal().string() : spec);
+  }
+  return specs;
+}
+
+// `--repro`: the scripts of the run's failing cells, in repro/ beside the store.
+void write_repro_scripts(const std::filesystem::path& store, const std::string& run_key) {
+  int code =
+      run_python_module({"capmap.repro", "--all", "--store", store.string(), "--run-key", run_key});
+  if (code != 0) std::fprintf(stderr, "capmap: writing repro scripts failed (exit %d)\n", code);
+}
+
+// The snapshot of the newest run a store holds, complete or not: what a change
+// selection compares with when no baseline is given. Null without one.
+std::optional<nlohmann::json> previous_snapshot(const std::filesystem::path& store) {
+  std::error_code ec;
+  if (!std::filesystem::exists(store, ec)) return std::nullopt;
+  MergeOptions merge;
+  merge.stores = {store};
+  try {
+    return build_snapshot(merge).snapshot;
+  } catch (const UserError&) {
+    return std::nullopt;  // no run yet
+  }
 }
 
 void run_command(const RunCommandOptions& options, int& exit_code) {
@@ -116,11 +160,30 @@ void run_command(const RunCommandOptions& options, int& exit_code) {
   supervisor_options.jobs =
       options.jobs > 0 ? options.jobs
                        : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  supervisor_options.workers = options.workers;
   supervisor_options.python = locate_python();
   supervisor_options.registries = options.registries;
   supervisor_options.settings = {{"opset", options.opset}, {"export_strict", options.strict}};
+  // Written only when off, so that runs with the default keep their run keys.
+  if (options.no_flatten) supervisor_options.settings["flatten"] = false;
+  supervisor_options.warm_up_paths = paths;
   std::filesystem::path store_path = options.store;
   ResultStore::check_existing(store_path);
+  const bool by_change = !options.changed.empty() || !options.changed_since.empty();
+  if (!options.baseline.empty() && !by_change) {
+    throw UserError("--baseline: carries results over only with --changed or --changed-since");
+  }
+  std::optional<Baseline> baseline;
+  if (!options.baseline.empty()) baseline.emplace(options.baseline);
+  std::vector<std::string> changed_files;
+  for (const auto& file : options.changed) {
+    changed_files.push_back(std::filesystem::absolute(file).lexically_normal().string());
+  }
+  if (!options.changed_since.empty()) {
+    for (auto& file : files_changed_since(options.changed_since)) {
+      changed_files.push_back(std::move(file));
+    }
+  }
 
   InterruptWatcher interrupts;
   Supervisor supervisor(supervisor_options, interrupts);
@@ -153,6 +216,26 @@ void run_command(const RunCommandOptions& options, int& exit_code) {
   auto versions = hello->value("versions", nlohmann::json::object());
   std::string run_key = compute_run_key(library, versions, supervisor_options.settings);
 
+  // --changed: only the cases the change can affect run; with --baseline the
+  // others are carried over at merge, else the run asks only for those.
+  const std::size_t shard_cases = selected.size();
+  if (by_change) {
+    std::optional<nlohmann::json> previous;
+    if (!baseline) previous = previous_snapshot(store_path);
+    const nlohmann::json* known = baseline   ? &baseline->snapshot()
+                                  : previous ? &*previous
+                                             : nullptr;
+    nlohmann::json this_run = {
+        {"library", library}, {"versions", versions}, {"settings", supervisor_options.settings}};
+    auto change = select_changed_cases(asked, known, this_run, changed_files, paths);
+    std::fprintf(stderr, "capmap: %s\n", describe_change_selection(change).c_str());
+    selected.clear();
+    for (const auto& c : change.to_run) {
+      if (shard_owns(filter.shard, c.value("name", ""))) selected.push_back(c);
+    }
+    if (!baseline) asked = change.to_run;
+  }
+
   // Only now, with the registry loaded and the options valid, touch the store.
   auto store = ResultStore::open_for_writing(store_path);
   RunDescription run;
@@ -163,12 +246,18 @@ void run_command(const RunCommandOptions& options, int& exit_code) {
               {"device", hello->value("device", "cpu")},
               {"cpu", cpu_model()},
               {"cores", std::thread::hardware_concurrency()},
-              {"coverage", hello->value("coverage", nlohmann::json())}};
+              {"coverage", hello->value("coverage", nlohmann::json())},
+              // What `capmap repro` loads the cases from (not part of the run key).
+              {"registries", registry_specs(options.registries)}};
   run.cases = asked;
   run.excludes = hello->value("excludes", nlohmann::json::array());
   run.shard = filter.shard.index;
   run.shard_count = filter.shard.count;
   run.paths = paths;
+  // The selection reaches the snapshot header, so a partial run says so.
+  run.only = filter.only;
+  run.tags = filter.tags;
+  run.registry_cases = static_cast<long long>(inventory.size());
   store.begin_run(run);
 
   auto plan = plan_tasks(store, run_key, selected, paths, options.retry_crashed);
@@ -183,8 +272,10 @@ void run_command(const RunCommandOptions& options, int& exit_code) {
   bool live = isatty(STDERR_FILENO) != 0;
   std::fprintf(stderr,
                "capmap: run key %s, %zu cases selected, %zu tasks to run on %d workers "
-               "(%d records already stored, %d skip records written)\n",
+               "(%d warm process%s; %d records already stored, %d skip records written)\n",
                run_key.c_str(), selected.size(), plan.tasks.size(), supervisor_options.jobs,
+               std::min(supervisor_options.workers, supervisor_options.jobs),
+               std::min(supervisor_options.workers, supervisor_options.jobs) == 1 ? "" : "es",
                plan.already_recorded, plan.skipped_written);
   if (plan.crashed_written > 0) {
     std::fprintf(stderr, "capmap: %d paths recorded as crashed after repeated dispatches\n",
@@ -197,6 +288,8 @@ void run_command(const RunCommandOptions& options, int& exit_code) {
   figures.stats = supervisor.run(queue, store, run_key, durations, progress);
   figures.supervisor_cpu_seconds = process_cpu_seconds() - cpu_before;
   figures.workers = supervisor_options.jobs;
+  figures.cases_ran = selected.size();
+  figures.cases_carried = baseline ? shard_cases - selected.size() : 0;
   progress.finish();
 
   std::vector<std::string> names;
@@ -211,11 +304,12 @@ void run_command(const RunCommandOptions& options, int& exit_code) {
     exit_code = figures.stats.interrupt_exit_code;
     return;
   }
+  if (options.repro) write_repro_scripts(store_path, run_key);
   if (!options.no_merge) {
     std::filesystem::path out =
         options.out.empty() ? store_path.parent_path() : std::filesystem::path(options.out);
     bool partial = filter.shard.count > 1;
-    merge_and_render(store_path, out, run_key, partial);
+    merge_and_render(store_path, out, run_key, partial, options.baseline);
   }
   exit_code = 0;
 }
@@ -230,8 +324,14 @@ void add_run_command(CLI::App& app, int& exit_code) {
   cmd->add_option("registry", options->registries,
                   "Registry: a .py file, a folder of them, or an importable module "
                   "(default: the bundled Kornia registry)");
-  cmd->add_option("-j,--jobs", options->jobs, "Worker processes (default: number of cores)")
+  cmd->add_option("-j,--jobs", options->jobs,
+                  "Tasks that run at once, each in its own forked child (default: number of cores)")
       ->check(CLI::PositiveNumber);
+  cmd->add_option("--workers", options->workers,
+                  "Warm worker processes that fork the children of the --jobs slots; each pays "
+                  "the import and compiler warm-up once (default 1)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1024));
   cmd->add_option("--only", options->only,
                   "Run only cases whose name, name prefix or group matches (repeatable); a "
                   "pattern that matches nothing is an error")
@@ -254,6 +354,9 @@ void add_run_command(CLI::App& app, int& exit_code) {
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
   cmd->add_flag("--strict", options->strict, "Use torch.export strict mode for the export path");
+  cmd->add_flag("--no-flatten", options->no_flatten,
+                "Capture each case's own inputs and result, library objects and all, instead of "
+                "the tensors inside them");
   cmd->add_option("--tag", options->tags, "Run only cases carrying this tag (repeatable)")
       ->allow_extra_args(false);
   cmd->add_flag(
@@ -265,6 +368,19 @@ void add_run_command(CLI::App& app, int& exit_code) {
                 "Do not write snapshot.json and page.html after the run");
   cmd->add_option("--out", options->out,
                   "Folder for snapshot.json and page.html (default: the store's folder)");
+  cmd->add_option("--changed", options->changed,
+                  "Run only the cases that executed one of these library files (recorded by an "
+                  "earlier run), are defined in one of them, or are new or changed in the "
+                  "registry; give REGISTRY arguments before this option");
+  cmd->add_option("--changed-since", options->changed_since,
+                  "Like --changed, with the files `git diff --name-only REV` lists for the "
+                  "checkout of the current folder");
+  cmd->add_option("--baseline", options->baseline,
+                  "Snapshot of a full run: tells which files each case executes, and the cases "
+                  "--changed does not select are carried over from it into the snapshot");
+  cmd->add_flag("--repro", options->repro,
+                "Write a script that reproduces each failing case x path outside capmap into "
+                "repro/ beside the store, after the run");
   cmd->callback([options, &exit_code] { run_command(*options, exit_code); });
 }
 

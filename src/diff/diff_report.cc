@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <utility>
 #include <vector>
 
 namespace capmap {
@@ -14,7 +15,12 @@ struct Section {
   const char* json_key;
 };
 
-constexpr std::array<Section, 7> kSections{{
+// Lists longer than these fold into <details>; no list shows more than kMaxRowsPerList rows.
+constexpr std::size_t kOpenRows = 10;
+constexpr std::size_t kOpenRowsImportant = 25;
+constexpr std::size_t kMaxRowsPerList = 200;
+
+constexpr std::array<Section, 9> kSections{{
     {ChangeKind::kRegression, "Regressions", "regressions"},
     {ChangeKind::kFix, "Fixes", "fixes"},
     {ChangeKind::kCauseChanged, "Changed causes", "cause_changes"},
@@ -22,6 +28,10 @@ constexpr std::array<Section, 7> kSections{{
     {ChangeKind::kStatusChanged, "Status changes", "status_changes"},
     {ChangeKind::kNewCase, "New cases", "new_cases"},
     {ChangeKind::kRemovedCase, "Removed cases", "removed_cases"},
+    {ChangeKind::kOutsideNewSelection, "Only in the old side (outside the new selection)",
+     "outside_new_selection"},
+    {ChangeKind::kOutsideOldSelection, "Only in the new side (outside the old selection)",
+     "outside_old_selection"},
 }};
 
 std::string breaks_text(const std::optional<long long>& breaks) {
@@ -47,6 +57,8 @@ std::string describe(const PathChange& c) {
                          breaks_text(c.new_breaks));
     case ChangeKind::kNewCase:
     case ChangeKind::kRemovedCase:
+    case ChangeKind::kOutsideNewSelection:
+    case ChangeKind::kOutsideOldSelection:
       break;
   }
   return "";
@@ -85,6 +97,51 @@ std::string cell(std::string text) {
   return out;
 }
 
+// A long list folds into <details> so that a pull request comment stays short;
+// regressions stay open unless there are very many.
+std::string collapsible(const std::string& title, std::size_t rows, const std::string& table,
+                        bool important) {
+  std::size_t limit = important ? kOpenRowsImportant : kOpenRows;
+  if (rows <= limit) return fmt::format("**{}**\n\n{}", title, table);
+  return fmt::format("<details><summary><b>{}</b></summary>\n\n{}\n</details>\n", title, table);
+}
+
+std::string plural(std::size_t n, const char* one, const char* many) {
+  return fmt::format("{} {}", n, n == 1 ? one : many);
+}
+
+// One line a reviewer reads first: whether anything regressed, then the rest.
+std::string verdict(const SnapshotDiff& diff) {
+  static const std::array<std::pair<const char*, const char*>, 9> kWords{{
+      {"regression", "regressions"},
+      {"fix", "fixes"},
+      {"changed cause", "changed causes"},
+      {"graph-break change", "graph-break changes"},
+      {"status change", "status changes"},
+      {"new case", "new cases"},
+      {"removed case", "removed cases"},
+      {"case outside the new selection", "cases outside the new selection"},
+      {"case outside the old selection", "cases outside the old selection"},
+  }};
+  std::vector<std::string> parts;
+  for (std::size_t i = 0; i < kSections.size(); ++i) {
+    std::size_t n = diff.count(kSections[i].kind);
+    if (n) parts.push_back(plural(n, kWords[i].first, kWords[i].second));
+  }
+  std::string rest;
+  for (std::size_t i = 0; i < parts.size(); ++i) rest += (i ? ", " : "") + parts[i];
+  if (diff.count(ChangeKind::kRegression)) return "❌ capmap: " + rest;
+  if (parts.empty() && diff.header.empty()) return "✅ capmap: no changes";
+  if (parts.empty()) return "✅ capmap: no regressions; only the header changed";
+  return "✅ capmap: no regressions; " + rest;
+}
+
+std::string location_link(const PathChange& c) {
+  if (c.location.empty()) return "";
+  if (c.location_url.empty()) return fmt::format("`{}`", cell(c.location));
+  return fmt::format("[`{}`]({})", cell(c.location), c.location_url);
+}
+
 }  // namespace
 
 std::string diff_as_text(const SnapshotDiff& diff) {
@@ -95,6 +152,7 @@ std::string diff_as_text(const SnapshotDiff& diff) {
       out += fmt::format("  {}: {} → {}\n", h.key, h.old_value, h.new_value);
     }
   }
+  if (!diff.selection_note.empty()) out += "Note: " + diff.selection_note + "\n";
   for (const auto& section : kSections) {
     std::size_t n = diff.count(section.kind);
     if (!n) continue;
@@ -113,28 +171,48 @@ std::string diff_as_text(const SnapshotDiff& diff) {
 }
 
 std::string diff_as_markdown(const SnapshotDiff& diff) {
-  std::string out = fmt::format("### capmap: {}\n", summary(diff));
+  std::string out = "### " + verdict(diff) + "\n";
+  if (!diff.selection_note.empty()) out += "\n> Note: " + cell(diff.selection_note) + "\n";
+  if (diff.new_carried > 0) {
+    out += fmt::format(
+        "\n{} of {} case × path results were measured for this change; the other {} were "
+        "carried over from the baseline.\n",
+        diff.new_cells - diff.new_carried, diff.new_cells, diff.new_carried);
+  }
   if (!diff.header.empty()) {
-    out += "\n| header | before | after |\n| --- | --- | --- |\n";
+    std::string table = "| header | before | after |\n| --- | --- | --- |\n";
     for (const auto& h : diff.header) {
-      out += fmt::format("| `{}` | {} | {} |\n", h.key, cell(h.old_value), cell(h.new_value));
+      table += fmt::format("| `{}` | {} | {} |\n", h.key, cell(h.old_value), cell(h.new_value));
     }
+    out += "\n" + collapsible(fmt::format("Header ({})", diff.header.size()), diff.header.size(),
+                              table, false);
   }
   for (const auto& section : kSections) {
     std::size_t n = diff.count(section.kind);
     if (!n) continue;
-    out += fmt::format("\n**{} ({})**\n\n", section.title, n);
-    bool cases_only =
-        section.kind == ChangeKind::kNewCase || section.kind == ChangeKind::kRemovedCase;
-    out += cases_only ? "| case |\n| --- |\n" : "| case | path | change |\n| --- | --- | --- |\n";
+    bool cases_only = section.kind == ChangeKind::kNewCase ||
+                      section.kind == ChangeKind::kRemovedCase ||
+                      section.kind == ChangeKind::kOutsideNewSelection ||
+                      section.kind == ChangeKind::kOutsideOldSelection;
+    std::string table = cases_only
+                            ? "| case |\n| --- |\n"
+                            : "| case | path | change | where |\n| --- | --- | --- | --- |\n";
+    std::size_t shown = 0;
     for (const auto& c : diff.changes) {
       if (c.kind != section.kind) continue;
+      if (++shown > kMaxRowsPerList) continue;
       if (cases_only) {
-        out += fmt::format("| `{}` |\n", cell(c.case_name));
+        table += fmt::format("| `{}` |\n", cell(c.case_name));
       } else {
-        out += fmt::format("| `{}` | {} | {} |\n", cell(c.case_name), c.path, cell(describe(c)));
+        table += fmt::format("| `{}` | {} | {} | {} |\n", cell(c.case_name), c.path,
+                             cell(describe(c)), location_link(c));
       }
     }
+    if (n > kMaxRowsPerList) {
+      table += fmt::format("\n…and {} more (`capmap diff` lists them all).\n", n - kMaxRowsPerList);
+    }
+    out += "\n" + collapsible(fmt::format("{} ({})", section.title, n), n, table,
+                              section.kind == ChangeKind::kRegression);
   }
   return out;
 }
@@ -146,6 +224,8 @@ nlohmann::json diff_as_json(const SnapshotDiff& diff) {
     header.push_back({{"key", h.key}, {"old", h.old_value}, {"new", h.new_value}});
   }
   out["header"] = std::move(header);
+  out["selection_note"] =
+      diff.selection_note.empty() ? nlohmann::json() : nlohmann::json(diff.selection_note);
   nlohmann::json counts = nlohmann::json::object();
   for (const auto& section : kSections) {
     nlohmann::json items = nlohmann::json::array();

@@ -15,6 +15,8 @@ enum class ChangeKind {
   kBreaksChanged,  // still supported, the graph-break count changed
   kNewCase,
   kRemovedCase,
+  kOutsideNewSelection,  // only the old side holds it, and the new run did not select it
+  kOutsideOldSelection,  // only the new side holds it, and the old run did not select it
 };
 
 struct PathChange {
@@ -24,6 +26,9 @@ struct PathChange {
   std::string old_status, new_status;  // page statuses
   std::string old_cause, new_cause;
   std::optional<long long> old_breaks, new_breaks;
+  // Where it happens: the innermost library frame (`pkg/file.py:LINE`) of the new
+  // record, else of the old one, and its link through the snapshot's source_url.
+  std::string location, location_url;
 };
 
 struct HeaderChange {
@@ -34,6 +39,11 @@ struct HeaderChange {
 struct SnapshotDiff {
   std::vector<HeaderChange> header;
   std::vector<PathChange> changes;  // by case name, then path
+  std::size_t new_cells = 0;        // case × path results in the new snapshot
+  std::size_t new_carried = 0;      // of those, carried over from a baseline
+
+  // Set when the two sides measured different selections of the registry.
+  std::string selection_note;
 
   std::size_t count(ChangeKind kind) const;
 };

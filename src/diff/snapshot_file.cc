@@ -7,10 +7,14 @@
 
 #include "common/atomic_file.h"
 #include "common/user_error.h"
+#include "diff/kornia_survey_file.h"
+#include "run/run_selection.h"
 
 namespace capmap {
 
-nlohmann::json load_snapshot(const std::filesystem::path& file) {
+namespace {
+
+nlohmann::json read_json(const std::filesystem::path& file) {
   const std::string name = file.string();
   std::string text = read_file(file);
   nlohmann::json snapshot;
@@ -23,6 +27,10 @@ nlohmann::json load_snapshot(const std::filesystem::path& file) {
     throw UserError(fmt::format("{}: not valid JSON: {}", name,
                                 start == std::string::npos ? what : what.substr(start + 2)));
   }
+  return snapshot;
+}
+
+nlohmann::json checked_snapshot(nlohmann::json snapshot, const std::string& name) {
   auto bad = [&](const std::string& problem) {
     return UserError(fmt::format("{}: not a capmap snapshot: {}", name, problem));
   };
@@ -38,6 +46,8 @@ nlohmann::json load_snapshot(const std::filesystem::path& file) {
   if (!snapshot.contains("header") || !snapshot["header"].is_object()) {
     throw bad("no 'header' object");
   }
+  // A malformed selection fails here, naming the file; an absent one is an older snapshot.
+  selection_from_json(snapshot["header"], name);
   if (!snapshot.contains("cases") || !snapshot["cases"].is_array()) throw bad("no 'cases' list");
   std::set<std::string> names;
   std::size_t index = 0;
@@ -60,6 +70,18 @@ nlohmann::json load_snapshot(const std::filesystem::path& file) {
     ++index;
   }
   return snapshot;
+}
+
+}  // namespace
+
+nlohmann::json load_snapshot(const std::filesystem::path& file) {
+  return checked_snapshot(read_json(file), file.string());
+}
+
+nlohmann::json load_snapshot_or_kornia_survey(const std::filesystem::path& file) {
+  nlohmann::json document = read_json(file);
+  if (is_kornia_survey(document)) return snapshot_from_kornia_survey(document, file.string());
+  return checked_snapshot(std::move(document), file.string());
 }
 
 }  // namespace capmap

@@ -10,4 +10,8 @@ namespace capmap {
 // not a snapshot of a supported schema version.
 nlohmann::json load_snapshot(const std::filesystem::path& file);
 
+// A snapshot, or a file in Kornia's export_support.json layout read as one
+// (see diff/kornia_survey_file.h): either side of `capmap diff`.
+nlohmann::json load_snapshot_or_kornia_survey(const std::filesystem::path& file);
+
 }  // namespace capmap

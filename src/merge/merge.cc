@@ -10,11 +10,15 @@
 
 #include "common/atomic_file.h"
 #include "common/user_error.h"
+#include "merge/baseline.h"
 #include "merge/cause_rules.h"
 #include "merge/kornia_survey.h"
 #include "merge/path_causes.h"
+#include "merge/repro_marks.h"
 #include "merge/snapshot_json.h"
 #include "merge/store_reader.h"
+#include "run/change_selection.h"
+#include "run/run_selection.h"
 
 namespace capmap {
 namespace {
@@ -82,6 +86,16 @@ struct ShardOwner {
   std::string store;
 };
 
+RunSelection as_run_selection(const StoredSelection& row) {
+  RunSelection selection;
+  selection.registry_cases = row.registry_cases;
+  selection.cases = row.cases;
+  selection.only = row.only;
+  selection.tags = row.tags;
+  if (row.shard_count > 1) selection.shards.push_back({row.shard, row.shard_count});
+  return selection;
+}
+
 }  // namespace
 
 MergedSnapshot build_snapshot(const MergeOptions& options) {
@@ -121,6 +135,8 @@ MergedSnapshot build_snapshot(const MergeOptions& options) {
   }
   const std::string key = chosen->run_key;
   const nlohmann::json run_info = chosen->info;
+  std::optional<Baseline> baseline;
+  if (options.baseline) baseline.emplace(*options.baseline);
 
   MergedSnapshot merged;
   std::vector<bool> usable(stores.size(), false);
@@ -179,8 +195,15 @@ MergedSnapshot build_snapshot(const MergeOptions& options) {
   // Inventory and excludes: every store holds the whole inventory.
   std::map<std::string, nlohmann::json> cases;
   std::map<std::string, nlohmann::json> excludes;
+  // What the runs were asked for; unknown when any store predates the record.
+  std::optional<std::vector<RunSelection>> selections(std::in_place);
   for (std::size_t i = 0; i < stores.size(); ++i) {
     if (!usable[i]) continue;
+    auto stored = stores[i]->selections(key);
+    if (!stored || stored->empty()) selections.reset();
+    if (selections) {
+      for (const auto& row : *stored) selections->push_back(as_run_selection(row));
+    }
     for (auto& info : stores[i]->cases(key)) {
       if (!info.is_object() || !info.contains("name") || !info["name"].is_string()) {
         throw UserError(
@@ -205,6 +228,7 @@ MergedSnapshot build_snapshot(const MergeOptions& options) {
   for (std::size_t i = 0; i < stores.size(); ++i) {
     if (!usable[i]) continue;
     const std::string store_name = stores[i]->file().string();
+    const auto repro_marks = stores[i]->repro(key);
     stores[i]->for_each_record(key, [&](StoredRecord&& rec) {
       if (!cases.count(rec.case_name)) return;  // case left the registry; nothing to show
       auto [it, fresh] = recorded_in.emplace(std::make_pair(rec.case_name, rec.path), store_name);
@@ -217,6 +241,11 @@ MergedSnapshot build_snapshot(const MergeOptions& options) {
       }
       if (shard_counts.empty()) add_path(paths, rec.path);
       newest_record = std::max(newest_record, rec.created);
+      // A repro verdict counts only for the record it checked, not for a newer one.
+      auto mark = repro_marks.find({rec.case_name, rec.path});
+      if (mark != repro_marks.end() && mark->second.record_created == rec.created) {
+        add_repro_fields(rec.record, mark->second);
+      }
       records[rec.case_name].emplace(rec.path, std::move(rec.record));
     });
   }
@@ -229,6 +258,10 @@ MergedSnapshot build_snapshot(const MergeOptions& options) {
   // Every case × path needs a record; a skipped case is answered by its reason.
   std::vector<std::string> missing;
   std::size_t missing_count = 0;
+  // Results measured under other versions or settings are never carried over.
+  const std::string baseline_difference =
+      baseline ? version_difference(baseline->snapshot()["header"], run_info) : std::string();
+  const bool carry = baseline && baseline_difference.empty();
   nlohmann::json case_list = nlohmann::json::array();
   for (auto& [name, info] : cases) {
     std::optional<std::string> skip;
@@ -242,11 +275,23 @@ MergedSnapshot build_snapshot(const MergeOptions& options) {
         entry_paths[path] = std::move(it->second);
       } else if (skip) {
         entry_paths[path] = {{"status", "skipped"}, {"message", *skip}, {"seconds", 0}};
+      } else if (auto carried = carry ? baseline->carried_record(name, path) : std::nullopt) {
+        entry_paths[path] = std::move(*carried);
       } else {
         if (missing.size() < kNamedExamples) missing.push_back(fmt::format("{} {}", name, path));
         ++missing_count;
         entry_paths[path] = {{"status", "missing"},
                              {"message", "no record: this case × path was not measured"}};
+      }
+    }
+    // The library files the eager call ran: the case's, not the path's (see run --changed).
+    if (auto eager = entry_paths.find("eager"); eager != entry_paths.end()) {
+      if (eager->contains("files")) {
+        entry["files"] = std::move((*eager)["files"]);
+        eager->erase("files");
+      } else if (const nlohmann::json* known = carry ? baseline->find_case(name) : nullptr;
+                 known && eager->value("carried", false) && known->contains("files")) {
+        entry["files"] = (*known)["files"];
       }
     }
     case_list.push_back(std::move(entry));
@@ -255,6 +300,11 @@ MergedSnapshot build_snapshot(const MergeOptions& options) {
     merged.problems.push_back(fmt::format(
         "{} of {} case × path records missing ({}); finish the run or merge with --force",
         missing_count, cases.size() * paths.size(), join_examples(missing, missing_count)));
+    if (!carry && baseline) {
+      merged.problems.push_back(fmt::format(
+          "baseline {} was measured under other versions or settings ({}): nothing carried over",
+          baseline->name(), baseline_difference));
+    }
   }
   classify_paths(case_list, rules);
 
@@ -277,7 +327,13 @@ MergedSnapshot build_snapshot(const MergeOptions& options) {
       {"paths", paths},
       {"excludes", excluded},
       {"coverage", run_info.value("coverage", nlohmann::json())},
+      {"selection", nlohmann::json()},
   };
+  if (selections) {
+    RunSelection selection = combine_selections(*selections);
+    selection.cases = static_cast<long long>(case_list.size());
+    header["selection"] = selection_to_json(selection);
+  }
   merged.snapshot = {{"schema_version", 1}, {"header", header}, {"cases", std::move(case_list)}};
   return merged;
 }

@@ -16,6 +16,9 @@ struct MergeOptions {
   std::vector<std::filesystem::path> rules;
   bool force = false;
   std::string run_key;  // empty: newest run key in the stores
+  // Results for the case × paths the stores lack, carried over (marked
+  // `carried`); its versions and settings must be those of the run.
+  std::optional<std::filesystem::path> baseline;
 };
 
 // Writes out (atomically), returns the snapshot. Throws UserError, writing

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cstdio>
 #include <memory>
 
 #include "common/user_error.h"
@@ -104,6 +105,39 @@ std::vector<StoredRun> StoreReader::runs() const {
   return runs;
 }
 
+std::map<std::pair<std::string, std::string>, ReproMark> StoreReader::repro(
+    const std::string& run_key) const {
+  std::map<std::pair<std::string, std::string>, ReproMark> marks;
+  sqlite3_stmt* raw = nullptr;
+  if (sqlite3_prepare_v2(db_, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'repro'",
+                         -1, &raw, nullptr) != SQLITE_OK) {
+    throw UserError(
+        fmt::format("{}: cannot read the table list: {}", file_.string(), sqlite3_errmsg(db_)));
+  }
+  Statement exists(raw);
+  if (sqlite3_step(exists.get()) != SQLITE_ROW) return marks;
+  exists.reset();
+  if (sqlite3_prepare_v2(db_,
+                         "SELECT case_name, path, record_created, reproduced, outcome, script "
+                         "FROM repro WHERE run_key = ?1",
+                         -1, &raw, nullptr) != SQLITE_OK) {
+    throw UserError(
+        fmt::format("{}: cannot read repro checks: {}", file_.string(), sqlite3_errmsg(db_)));
+  }
+  Statement stmt(raw);
+  sqlite3_bind_text(stmt.get(), 1, run_key.data(), static_cast<int>(run_key.size()),
+                    SQLITE_TRANSIENT);
+  while (sqlite3_step(stmt.get()) == SQLITE_ROW) {
+    ReproMark mark;
+    mark.record_created = column_text(stmt.get(), 2);
+    mark.reproduced = sqlite3_column_int(stmt.get(), 3) != 0;
+    mark.outcome = column_text(stmt.get(), 4);
+    mark.script = column_text(stmt.get(), 5);
+    marks[{column_text(stmt.get(), 0), column_text(stmt.get(), 1)}] = std::move(mark);
+  }
+  return marks;
+}
+
 std::vector<nlohmann::json> StoreReader::cases(const std::string& run_key) const {
   return json_column("SELECT info FROM cases WHERE run_key = ?1 ORDER BY name", run_key,
                      "case inventory");
@@ -141,6 +175,63 @@ std::vector<StoredShard> StoreReader::shards(const std::string& run_key) const {
     shards.push_back(std::move(shard));
   }
   return shards;
+}
+
+std::optional<std::vector<StoredSelection>> StoreReader::selections(
+    const std::string& run_key) const {
+  sqlite3_stmt* raw = nullptr;
+  if (sqlite3_prepare_v2(db_,
+                         "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'selections'",
+                         -1, &raw, nullptr) != SQLITE_OK) {
+    throw UserError(
+        fmt::format("{}: cannot read the table list: {}", file_.string(), sqlite3_errmsg(db_)));
+  }
+  Statement exists(raw);
+  if (sqlite3_step(exists.get()) != SQLITE_ROW) return std::nullopt;
+  exists.reset();
+  if (sqlite3_prepare_v2(db_,
+                         "SELECT only, tags, shard, registry_cases, cases FROM selections "
+                         "WHERE run_key = ?1 ORDER BY shard, only, tags",
+                         -1, &raw, nullptr) != SQLITE_OK) {
+    throw UserError(
+        fmt::format("{}: cannot read selections: {}", file_.string(), sqlite3_errmsg(db_)));
+  }
+  Statement stmt(raw);
+  sqlite3_bind_text(stmt.get(), 1, run_key.data(), static_cast<int>(run_key.size()),
+                    SQLITE_TRANSIENT);
+  auto strings = [&](int column, const char* what) {
+    auto list = nlohmann::json::parse(column_text(stmt.get(), column), nullptr, false);
+    std::vector<std::string> out;
+    if (!list.is_array()) {
+      throw UserError(fmt::format("{}: a selection of run {} has a malformed {} list",
+                                  file_.string(), run_key, what));
+    }
+    for (const auto& item : list) {
+      if (item.is_string()) out.push_back(item.get<std::string>());
+    }
+    return out;
+  };
+  std::vector<StoredSelection> rows;
+  int rc;
+  while ((rc = sqlite3_step(stmt.get())) == SQLITE_ROW) {
+    StoredSelection row;
+    row.only = strings(0, "only");
+    row.tags = strings(1, "tags");
+    std::string shard = column_text(stmt.get(), 2);
+    if (std::sscanf(shard.c_str(), "%d/%d", &row.shard, &row.shard_count) != 2 || row.shard < 1 ||
+        row.shard > row.shard_count) {
+      throw UserError(fmt::format("{}: a selection of run {} has a malformed shard '{}'",
+                                  file_.string(), run_key, shard));
+    }
+    row.registry_cases = sqlite3_column_int64(stmt.get(), 3);
+    row.cases = sqlite3_column_int64(stmt.get(), 4);
+    rows.push_back(std::move(row));
+  }
+  if (rc != SQLITE_DONE) {
+    throw UserError(
+        fmt::format("{}: cannot read selections: {}", file_.string(), sqlite3_errmsg(db_)));
+  }
+  return rows;
 }
 
 void StoreReader::for_each_record(const std::string& run_key,

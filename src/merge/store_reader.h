@@ -5,9 +5,14 @@
 
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
+
+#include "merge/repro_marks.h"
 
 namespace capmap {
 
@@ -21,6 +26,15 @@ struct StoredShard {
   int shard = 1;  // 1-based
   int shard_count = 1;
   std::vector<std::string> paths;
+};
+
+// One row of the `selections` table: what one run (one shard) was asked for.
+struct StoredSelection {
+  std::vector<std::string> only, tags;
+  int shard = 1;
+  int shard_count = 1;
+  long long registry_cases = 0;
+  long long cases = 0;
 };
 
 struct StoredRecord {
@@ -43,6 +57,11 @@ class StoreReader {
   std::vector<nlohmann::json> cases(const std::string& run_key) const;
   std::vector<nlohmann::json> excludes(const std::string& run_key) const;
   std::vector<StoredShard> shards(const std::string& run_key) const;
+  // nullopt when the store predates the `selections` table.
+  std::optional<std::vector<StoredSelection>> selections(const std::string& run_key) const;
+  // `capmap repro --check` verdicts of one run key by (case, path); empty when
+  // the store has no `repro` table (never checked).
+  std::map<std::pair<std::string, std::string>, ReproMark> repro(const std::string& run_key) const;
   // Streams the records of one run key, ordered by case name then path.
   void for_each_record(const std::string& run_key,
                        const std::function<void(StoredRecord&&)>& visit) const;

@@ -21,8 +21,9 @@ std::string header_html(const PageModel& model) {
       escape_html(library_title(model.header)));
   for (const auto& [label, value] : header_facts(model.header)) {
     bool incomplete = label == "Completeness" && !model.header.complete;
+    bool partial = label == "Selection" && model.header.selection_partial;
     out += fmt::format("<div><dt>{}</dt><dd{}>{}</dd></div>\n", escape_html(label),
-                       incomplete ? " class=\"cm-warn\"" : "", escape_html(value));
+                       incomplete || partial ? " class=\"cm-warn\"" : "", escape_html(value));
   }
   return out + "</dl>\n";
 }

@@ -1,5 +1,7 @@
 #include "render/page_data.h"
 
+#include <algorithm>
+
 namespace capmap {
 namespace {
 
@@ -17,6 +19,27 @@ std::string derived_source_url(const PageModel& model, const std::string& locati
                            location.substr(colon + 1));
 }
 
+// Repro scripts end with the same helpers copied from capmap; the page keeps
+// one copy of each distinct ending ("rt") and each check names its own:
+// [path index, reproduced 0|1, outcome, script up to the ending, ending index or -1].
+json repro_entries(const std::vector<ReproCheck>& checks, std::vector<std::string>& tails) {
+  static const std::string kTailMarker = "\n# capmap's output flattening and comparison";
+  json entries = json::array();
+  for (const ReproCheck& check : checks) {
+    std::string body = check.script;
+    long tail_index = -1;
+    if (auto at = body.find(kTailMarker); at != std::string::npos) {
+      std::string tail = body.substr(at);
+      body.resize(at);
+      auto it = std::find(tails.begin(), tails.end(), tail);
+      tail_index = it - tails.begin();
+      if (it == tails.end()) tails.push_back(std::move(tail));
+    }
+    entries.push_back({check.path, check.reproduced ? 1 : 0, check.outcome, body, tail_index});
+  }
+  return entries;
+}
+
 }  // namespace
 
 json page_data(const PageModel& model) {
@@ -31,6 +54,7 @@ json page_data(const PageModel& model) {
   // Short keys, and no field the script can derive (name, package, links a
   // template gives): the 5,000-case page carries this list once per case.
   json cases = json::array();
+  std::vector<std::string> repro_tails;
   for (const CaseRow& row : model.cases) {
     json causes = json::array();
     for (const CauseLine& c : row.causes) {
@@ -45,14 +69,20 @@ json page_data(const PageModel& model) {
     if (row.name != plain_name) item["n"] = row.name;
     if (!row.variant.empty()) item["v"] = row.variant;
     if (!row.note.empty()) item["note"] = row.note;
+    if (!row.flattened.empty()) item["fl"] = row.flattened;
     if (!row.ref.empty()) item["ref"] = row.ref;
     if (row.docs_url != expand_docs_url(model.urls.docs_url, row.ref)) item["u"] = row.docs_url;
     if (row.graph_breaks) item["gb"] = *row.graph_breaks;
+    if (!row.repro.empty()) item["r"] = repro_entries(row.repro, repro_tails);
     cases.push_back(std::move(item));
   }
-  return {{"paths", std::move(paths)},           {"sections", std::move(sections)},
-          {"cases", std::move(cases)},           {"revision", model.header.revision},
-          {"source_url", model.urls.source_url}, {"docs_url", model.urls.docs_url}};
+  json data = {{"paths", std::move(paths)},           {"sections", std::move(sections)},
+               {"cases", std::move(cases)},           {"revision", model.header.revision},
+               {"source_url", model.urls.source_url}, {"docs_url", model.urls.docs_url}};
+  if (!repro_tails.empty()) data["rt"] = repro_tails;
+  // The case count under the search says when the run covered part of the registry.
+  if (model.header.selection_partial) data["selection"] = model.header.selection;
+  return data;
 }
 
 }  // namespace capmap

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "common/user_error.h"
+#include "run/run_selection.h"
 
 namespace capmap {
 namespace {
@@ -89,6 +90,11 @@ PageHeader read_header(const json& header) {
     if (auto t = cov->find("total"); t != cov->end() && t->is_number_integer()) {
       h.coverage_total = *t;
     }
+  }
+  if (auto selection = selection_from_json(header, where)) {
+    h.selection = describe_selection(*selection);
+    h.selection_partial =
+        !selects_whole_registry(*selection) || selection->cases < selection->registry_cases;
   }
   return h;
 }
@@ -186,8 +192,27 @@ CaseRow read_case(const json& c, std::size_t index, const std::vector<PagePath>&
         row.graph_breaks = gb->get<long long>();
       }
     }
+    if (auto r = it->find("reproduced"); r != it->end() && r->is_boolean()) {
+      const std::string path_where = where + " path " + path.id;
+      row.repro.push_back({row.statuses.size() - 1, r->get<bool>(),
+                           text_field(*it, "repro_outcome", path_where),
+                           text_field(*it, "repro_script", path_where)});
+    }
   }
   row.causes = read_causes(*case_paths, paths, row.statuses, revision, urls, where);
+  // Every path probed the same wrapper; the eager record has the lines even when no capture
+  // path ran, so all records are read, each line once.
+  for (const auto& [path_id, record] : case_paths->items()) {
+    auto lines = record.is_object() ? record.find("flattened") : record.end();
+    if (!record.is_object() || lines == record.end() || !lines->is_array()) continue;
+    for (const json& line : *lines) {
+      if (!line.is_string()) continue;
+      const auto& text = line.get_ref<const std::string&>();
+      if (std::find(row.flattened.begin(), row.flattened.end(), text) == row.flattened.end()) {
+        row.flattened.push_back(text);
+      }
+    }
+  }
   return row;
 }
 

@@ -28,12 +28,23 @@ struct CauseLine {
   std::string location_url;        // link to the source at the measured revision, or empty
 };
 
+// A failing path whose repro script was run outside capmap (`capmap repro --check`).
+struct ReproCheck {
+  std::size_t path = 0;  // index into PageModel::paths
+  bool reproduced = false;
+  std::string outcome;  // what the script came to
+  std::string script;
+};
+
 struct CaseRow {
   std::string name, operator_name, variant, note, ref, package, section;
+  // What the capture wrapper opened ("input Vector3 → 1 tensor"), from any path's record.
+  std::vector<std::string> flattened;
   std::string docs_url;               // empty when no template or inventory gives one
   std::vector<std::string> statuses;  // page_status per PageModel::paths entry
   std::optional<long long> graph_breaks;
   std::vector<CauseLine> causes;
+  std::vector<ReproCheck> repro;  // paths `capmap repro --check` checked
 };
 
 // Cases of one package section, in snapshot order.
@@ -69,6 +80,9 @@ struct PageHeader {
   std::optional<double> coverage_percent;
   long long coverage_covered = 0, coverage_total = 0;
   std::size_t excluded = 0;
+  // "41 of 1,371 registry cases (tag quick)"; empty when the snapshot does not say.
+  std::string selection;
+  bool selection_partial = false;  // the run measured less than the whole registry
 };
 
 struct PageModel {

@@ -24,6 +24,7 @@ std::vector<std::pair<std::string, std::string>> header_facts(const PageHeader& 
   facts.emplace_back("Completeness", h.complete
                                          ? std::string("complete")
                                          : fmt::format("incomplete: {} cases missing", h.missing));
+  if (!h.selection.empty()) facts.emplace_back("Selection", h.selection);
   if (h.coverage_percent) {
     facts.emplace_back("Coverage",
                        fmt::format("{:.1f} % of public names ({} of {})", *h.coverage_percent,

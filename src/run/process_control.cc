@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <vector>
 
 #include "common/user_error.h"
 
@@ -120,6 +121,62 @@ std::map<pid_t, std::uint64_t> process_group_rss(const std::set<pid_t>& pgids) {
   }
   closedir(proc);
   return rss;
+}
+
+namespace {
+
+// The rss field (24) of /proc/PID/stat in bytes; 0 when the process is gone.
+std::uint64_t stat_rss(pid_t pid) {
+  static const long page_size = sysconf(_SC_PAGESIZE);
+  char path[64];
+  char buffer[1024];
+  std::snprintf(path, sizeof path, "/proc/%d/stat", static_cast<int>(pid));
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return 0;
+  ssize_t n = read(fd, buffer, sizeof buffer - 1);
+  close(fd);
+  if (n <= 0) return 0;
+  buffer[n] = '\0';
+  char* cursor = std::strrchr(buffer, ')');
+  if (cursor == nullptr) return 0;
+  ++cursor;  // fields after the name are separated by single spaces: field 3 starts here + 1
+  for (int field = 2; field < 24 && cursor != nullptr; ++field) {
+    cursor = std::strchr(cursor, ' ');
+    if (cursor != nullptr) ++cursor;
+  }
+  long pages = cursor != nullptr ? std::strtol(cursor, nullptr, 10) : 0;
+  return static_cast<std::uint64_t>(pages > 0 ? pages : 0) * static_cast<std::uint64_t>(page_size);
+}
+
+}  // namespace
+
+std::uint64_t process_tree_rss(pid_t root) {
+  std::uint64_t total = 0;
+  std::vector<pid_t> pending = {root};
+  char path[96];
+  char buffer[4096];
+  // A bound on the walk, in case pids are reused under it while it reads.
+  for (size_t visited = 0; !pending.empty() && visited < 4096; ++visited) {
+    pid_t pid = pending.back();
+    pending.pop_back();
+    total += stat_rss(pid);
+    std::snprintf(path, sizeof path, "/proc/%d/task/%d/children", static_cast<int>(pid),
+                  static_cast<int>(pid));
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) continue;
+    ssize_t n = read(fd, buffer, sizeof buffer - 1);
+    close(fd);
+    if (n <= 0) continue;
+    buffer[n] = '\0';
+    char* cursor = buffer;
+    char* end = nullptr;
+    for (long child = std::strtol(cursor, &end, 10); end != cursor;
+         child = std::strtol(cursor, &end, 10)) {
+      if (child > 0) pending.push_back(static_cast<pid_t>(child));
+      cursor = end;
+    }
+  }
+  return total;
 }
 
 std::string signal_name(int sig) {

@@ -30,6 +30,12 @@ void signal_process_group(pid_t pgid, int sig);
 // /proc. Groups with no live process are absent.
 std::map<pid_t, std::uint64_t> process_group_rss(const std::set<pid_t>& pgids);
 
+// Resident memory summed over `root` and its descendants, found through
+// /proc/PID/task/TID/children: a few reads instead of a pass over all of
+// /proc, for frequent checks. Misses processes that left the tree (orphans),
+// which process_group_rss still sees. 0 when `root` is gone.
+std::uint64_t process_tree_rss(pid_t root);
+
 // "SIGSEGV" for SIGSEGV; "signal 77" for numbers without a name.
 std::string signal_name(int sig);
 

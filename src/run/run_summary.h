@@ -14,6 +14,8 @@ struct RunFigures {
   RunStats stats;
   int workers = 0;
   double supervisor_cpu_seconds = 0;  // user + system time of capmap itself during the run
+  std::size_t cases_ran = 0;          // cases selected to run (all of them without --changed)
+  std::size_t cases_carried = 0;      // cases taken from the baseline instead (run --baseline)
 };
 
 // The status table for the selected cases and paths, from the store.

@@ -31,4 +31,12 @@ std::optional<Task> Scheduler::pop() {
   return std::move(node.value().task);
 }
 
+size_t Scheduler::count_if(const std::function<bool(const Task&)>& predicate) const {
+  size_t count = 0;
+  for (const auto& entry : queue_) {
+    if (predicate(entry.task)) ++count;
+  }
+  return count;
+}
+
 }  // namespace capmap

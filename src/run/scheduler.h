@@ -3,6 +3,7 @@
 // the slow cases start early and the run does not end waiting on one of
 // them; tasks never measured before go first of all, since they may be slow.
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -25,6 +26,7 @@ class Scheduler {
   std::optional<Task> pop();
   bool empty() const { return queue_.empty(); }
   size_t size() const { return queue_.size(); }
+  size_t count_if(const std::function<bool(const Task&)>& predicate) const;
 
  private:
   struct Entry {

@@ -19,10 +19,15 @@ namespace capmap {
 namespace {
 
 constexpr auto kRssCheckInterval = std::chrono::milliseconds(100);
+// Every tenth check walks all of /proc to also count what left a child's
+// process tree but not its group; the others walk just the tree (cheap).
+constexpr int kRssChecksPerGroupScan = 10;
 // After SIGKILL, how long a worker may take to report its child's end before
 // the worker itself is presumed stuck and killed.
 constexpr auto kDoneAfterKillLimit = std::chrono::seconds(5);
 constexpr int kMaxDeathsBeforeHello = 3;
+// The worker's PROTOCOL_VERSION (python/capmap/worker.py) this engine speaks.
+constexpr int kWorkerProtocolVersion = 2;
 constexpr size_t kMalformedNotes = 5;
 
 double seconds_between(std::chrono::steady_clock::time_point a,
@@ -49,9 +54,11 @@ Supervisor::~Supervisor() {
     if (slot.running && slot.running->child > 0) {
       signal_process_group(slot.running->child, SIGKILL);
     }
-    if (slot.channel) {
-      pid_t pid = slot.channel->pid();
-      slot.channel->close();
+  }
+  for (auto& worker : workers_) {
+    if (worker.channel) {
+      pid_t pid = worker.channel->pid();
+      worker.channel->close();
       signal_process_group(pid, SIGKILL);
       while (waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
       }
@@ -59,17 +66,31 @@ Supervisor::~Supervisor() {
   }
 }
 
-void Supervisor::spawn(WorkerSlot& slot) {
+pid_t Supervisor::worker_pid(const WorkerSlot& slot) const {
+  const auto& worker = workers_[slot.worker];
+  return worker.channel ? worker.channel->pid() : 0;
+}
+
+void Supervisor::spawn(WorkerProcess& worker) {
   std::vector<std::string> argv = {options_.python, "-m", "capmap.worker", "--settings",
                                    options_.settings.dump()};
   argv.insert(argv.end(), options_.registries.begin(), options_.registries.end());
-  slot.channel.emplace(spawn_worker(argv));
-  slot.ready = false;
+  worker.channel.emplace(spawn_worker(argv));
+  worker.ready = false;
+  worker.warming = false;
+}
+
+void Supervisor::warm_up(WorkerProcess& worker) {
+  if (!warm_up_ || !worker.ready || worker.warming || !worker.channel) return;
+  worker.warming = worker.channel->send({{"type", "warm_up"}, {"paths", options_.warm_up_paths}});
 }
 
 std::optional<nlohmann::json> Supervisor::start() {
-  slots_.resize(static_cast<size_t>(std::max(1, options_.jobs)));
-  for (auto& slot : slots_) spawn(slot);
+  int jobs = std::max(1, options_.jobs);
+  workers_.resize(static_cast<size_t>(std::clamp(options_.workers, 1, jobs)));
+  slots_.resize(static_cast<size_t>(jobs));
+  for (size_t i = 0; i < slots_.size(); ++i) slots_[i].worker = i % workers_.size();
+  for (auto& worker : workers_) spawn(worker);
   while (!hello_) {
     if (interrupts_.received()) {
       stop_everything();
@@ -83,49 +104,78 @@ std::optional<nlohmann::json> Supervisor::start() {
 
 void Supervisor::poll_once(int timeout_ms) {
   std::vector<pollfd> fds;
-  std::vector<WorkerSlot*> owners;
+  std::vector<size_t> owners;
   fds.push_back({interrupts_.fd(), POLLIN, 0});
-  owners.push_back(nullptr);
-  for (auto& slot : slots_) {
-    if (!slot.channel) continue;
-    fds.push_back({slot.channel->events_fd(), POLLIN, 0});
-    owners.push_back(&slot);
+  owners.push_back(0);
+  for (size_t w = 0; w < workers_.size(); ++w) {
+    if (!workers_[w].channel) continue;
+    fds.push_back({workers_[w].channel->events_fd(), POLLIN, 0});
+    owners.push_back(w);
   }
   int ready = ::poll(fds.data(), fds.size(), timeout_ms);
   if (ready <= 0 || interrupts_.received()) return;
   for (size_t i = 1; i < fds.size(); ++i) {
     if (fds[i].revents == 0) continue;
-    WorkerSlot& slot = *owners[i];
+    size_t w = owners[i];
+    WorkerChannel& channel = *workers_[w].channel;
     std::vector<WorkerEvent> events;
-    size_t malformed_before = slot.channel->malformed_lines();
-    bool open = slot.channel->read_events(events);
-    size_t malformed_after = slot.channel->malformed_lines();
+    size_t malformed_before = channel.malformed_lines();
+    bool open = channel.read_events(events);
+    size_t malformed_after = channel.malformed_lines();
     if (malformed_after > malformed_before && progress_ != nullptr &&
         stats_.malformed_lines < kMalformedNotes) {
       progress_->note(fmt::format("capmap: ignored a malformed line from worker {}: {}",
-                                  slot.channel->pid(), slot.channel->last_problem()));
+                                  channel.pid(), channel.last_problem()));
     }
     stats_.malformed_lines += malformed_after - malformed_before;
-    for (auto& event : events) handle_event(slot, event);
-    if (!open) handle_worker_exit(slot);
+    for (auto& event : events) handle_event(w, event);
+    if (!open) handle_worker_exit(w);
   }
 }
 
-void Supervisor::handle_event(WorkerSlot& slot, WorkerEvent& event) {
+void Supervisor::handle_event(size_t worker, WorkerEvent& event) {
   auto now = Clock::now();
   switch (event.type) {
-    case WorkerEventType::kHello:
-      slot.ready = true;
-      slot.deaths_before_hello = 0;
+    case WorkerEventType::kHello: {
+      // A Python package from another capmap version would not answer what
+      // this engine asks (warm_up), and the run would wait for ever.
+      auto protocol = event.body.find("protocol");
+      int version = protocol != event.body.end() && protocol->is_number_integer()
+                        ? protocol->get<int>()
+                        : 1;
+      if (version != kWorkerProtocolVersion) {
+        throw UserError(fmt::format(
+            "{} -m capmap.worker speaks worker protocol {}, this capmap engine {}: the capmap "
+            "Python package and the capmap binary come from different versions (reinstall "
+            "capmap, or set PYTHONPATH to the package that matches)",
+            options_.python, version, kWorkerProtocolVersion));
+      }
+      workers_[worker].ready = true;
+      workers_[worker].deaths_before_hello = 0;
       if (!hello_) hello_ = std::move(event.body);
+      warm_up(workers_[worker]);  // a worker restarted mid-run warms up like the first
+      return;
+    }
+    case WorkerEventType::kWarmed:
+      workers_[worker].warming = false;
+      if (progress_ != nullptr && event.body.contains("seconds") &&
+          event.body["seconds"].is_number()) {
+        progress_->note(fmt::format(
+            "capmap: worker {} warmed up the capture paths in {:.1f} s (once per worker)",
+            workers_[worker].channel->pid(), event.body["seconds"].get<double>()));
+      }
       return;
     case WorkerEventType::kError:
       throw UserError(event.message);
     default:
       break;
   }
-  // Events of a task this slot no longer runs (it was given up) are stale.
-  if (!slot.running || slot.running->id != event.task) return;
+  // Events of a task no slot of this worker runs any more (it was given up) are stale.
+  auto slot_it = std::find_if(slots_.begin(), slots_.end(), [&](const WorkerSlot& s) {
+    return s.worker == worker && s.running && s.running->id == event.task;
+  });
+  if (slot_it == slots_.end()) return;
+  WorkerSlot& slot = *slot_it;
   RunningTask& running = *slot.running;
   switch (event.type) {
     case WorkerEventType::kStarted:
@@ -244,42 +294,70 @@ void Supervisor::requeue(Task task) {
   queue_->push(std::move(task), expected);
 }
 
-void Supervisor::handle_worker_exit(WorkerSlot& slot) {
-  pid_t pid = slot.channel->pid();
-  slot.channel->close();
-  slot.channel.reset();
+void Supervisor::give_back(WorkerSlot& slot) {
+  RunningTask& running = *slot.running;
+  if (running.child > 0) signal_process_group(running.child, SIGKILL);
+  std::vector<std::string> unrecorded;
+  for (const auto& path : running.task.paths) {
+    bool recorded = std::any_of(running.outcomes.begin(), running.outcomes.end(),
+                                [&](const auto& o) { return o.first == path; });
+    if (!recorded) unrecorded.push_back(path);
+  }
+  if (!unrecorded.empty()) {
+    store_->unmark_dispatched(run_key_, running.task.case_name, unrecorded);
+    requeue(Task{running.task.case_name, unrecorded});
+  }
+  slot.running.reset();
+}
+
+void Supervisor::handle_worker_exit(size_t index) {
+  WorkerProcess& worker = workers_[index];
+  pid_t pid = worker.channel->pid();
+  worker.channel->close();
+  worker.channel.reset();
   signal_process_group(pid, SIGKILL);
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
-  if (!slot.ready) {
+  if (!worker.ready) {
     std::string what = fmt::format("{} -m capmap.worker {} before loading the registry",
                                    options_.python, describe_wait_status(status));
     if (starting_) throw UserError(what + " (its output is above)");
-    if (++slot.deaths_before_hello >= kMaxDeathsBeforeHello) {
-      throw UserError(fmt::format("{}, {} times in a row", what, slot.deaths_before_hello));
+    if (++worker.deaths_before_hello >= kMaxDeathsBeforeHello) {
+      throw UserError(fmt::format("{}, {} times in a row", what, worker.deaths_before_hello));
     }
   }
-  if (slot.running) {
-    Ending ending;
-    ending.worker_died = true;
-    if (WIFSIGNALED(status)) {
-      ending.signal = signal_name(WTERMSIG(status));
+  // A worker the supervisor killed for one task's sake is that task's fault
+  // only; one that died on its own is blamed on every task it held.
+  bool killed_for_a_task = std::any_of(slots_.begin(), slots_.end(), [&](const WorkerSlot& s) {
+    return s.worker == index && s.running && s.running->kill != KillReason::kNone;
+  });
+  Ending ending;
+  ending.worker_died = true;
+  if (WIFSIGNALED(status)) {
+    ending.signal = signal_name(WTERMSIG(status));
+  } else {
+    ending.exit_code = WEXITSTATUS(status);
+  }
+  for (auto& slot : slots_) {
+    if (slot.worker != index || !slot.running) continue;
+    if (killed_for_a_task && slot.running->kill == KillReason::kNone) {
+      give_back(slot);
     } else {
-      ending.exit_code = WEXITSTATUS(status);
+      finish_task(slot, ending);
     }
-    finish_task(slot, ending);
   }
   if (queue_ != nullptr) {
     ++stats_.worker_restarts;
-    spawn(slot);
+    spawn(worker);
   }
 }
 
 void Supervisor::dispatch_idle_workers() {
   for (auto& slot : slots_) {
     if (queue_->empty()) return;
-    if (!slot.channel || !slot.ready || slot.running) continue;
+    WorkerProcess& worker = workers_[slot.worker];
+    if (!worker.channel || !worker.ready || worker.warming || slot.running) continue;
     Task task = *queue_->pop();
     // Marked before it runs: if capmap dies now, the next run knows.
     store_->mark_dispatched(run_key_, task.case_name, task.paths);
@@ -288,7 +366,7 @@ void Supervisor::dispatch_idle_workers() {
                               {"case", task.case_name},
                               {"paths", task.paths},
                               {"threads", 1}};
-    if (!slot.channel->send(command)) {
+    if (!worker.channel->send(command)) {
       // The worker is going away; poll() will see it and restart it.
       store_->unmark_dispatched(run_key_, task.case_name, task.paths);
       requeue(std::move(task));
@@ -308,7 +386,7 @@ void Supervisor::enforce_limits() {
   auto grace = std::chrono::duration<double>(options_.kill_grace_seconds);
   auto limit = std::chrono::duration<double>(options_.timeout_seconds);
   for (auto& slot : slots_) {
-    if (!slot.running || !slot.channel) continue;
+    if (!slot.running || worker_pid(slot) == 0) continue;
     RunningTask& running = *slot.running;
     if (running.kill == KillReason::kNone && now - running.path_started > limit) {
       running.kill = KillReason::kTimeout;
@@ -317,7 +395,7 @@ void Supervisor::enforce_limits() {
         signal_process_group(running.child, SIGTERM);
       } else {
         // No child yet: the worker itself is stuck.
-        signal_process_group(slot.channel->pid(), SIGKILL);
+        signal_process_group(worker_pid(slot), SIGKILL);
         running.sigkill_sent = true;
       }
     } else if (running.kill != KillReason::kNone && !running.sigkill_sent &&
@@ -326,7 +404,7 @@ void Supervisor::enforce_limits() {
       running.sigkill_sent = true;
       running.kill_sent = now;
     } else if (running.sigkill_sent && now - running.kill_sent > kDoneAfterKillLimit) {
-      signal_process_group(slot.channel->pid(), SIGKILL);
+      signal_process_group(worker_pid(slot), SIGKILL);
       running.kill_sent = now;
     }
   }
@@ -340,7 +418,12 @@ void Supervisor::enforce_limits() {
     }
   }
   if (groups.empty()) return;
-  auto rss = process_group_rss(groups);
+  std::map<pid_t, std::uint64_t> rss;
+  if (++rss_checks_ % kRssChecksPerGroupScan == 0) {
+    rss = process_group_rss(groups);
+  } else {
+    for (pid_t group : groups) rss[group] = process_tree_rss(group);
+  }
   for (auto& slot : slots_) {
     if (!slot.running || slot.running->kill != KillReason::kNone) continue;
     auto it = rss.find(slot.running->child);
@@ -362,6 +445,12 @@ RunStats Supervisor::run(Scheduler& queue, ResultStore& store, const std::string
   run_key_ = run_key;
   stats_ = RunStats{};
   auto started = Clock::now();
+  size_t capture_tasks = queue.count_if([](const Task& task) {
+    return std::any_of(task.paths.begin(), task.paths.end(),
+                       [](const std::string& p) { return p != "eager"; });
+  });
+  warm_up_ = !options_.warm_up_paths.empty() && capture_tasks >= options_.warm_up_min_tasks;
+  for (auto& worker : workers_) warm_up(worker);
   for (;;) {
     if (interrupts_.received()) {
       stop_everything();
@@ -403,10 +492,12 @@ void Supervisor::stop_everything() {
       }
       slot.running.reset();
     }
-    if (slot.channel) {
-      pid_t pid = slot.channel->pid();
-      slot.channel->close();
-      slot.channel.reset();
+  }
+  for (auto& worker : workers_) {
+    if (worker.channel) {
+      pid_t pid = worker.channel->pid();
+      worker.channel->close();
+      worker.channel.reset();
       signal_process_group(pid, SIGKILL);
       while (waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
       }
@@ -415,26 +506,26 @@ void Supervisor::stop_everything() {
 }
 
 void Supervisor::shut_down_workers() {
-  for (auto& slot : slots_) {
-    if (!slot.channel) continue;
-    if (!slot.ready) {
+  for (auto& worker : workers_) {
+    if (!worker.channel) continue;
+    if (!worker.ready) {
       // Still importing: it has nothing to finish, and would only find its
       // channel closed when it says hello.
-      pid_t pid = slot.channel->pid();
-      slot.channel.reset();
+      pid_t pid = worker.channel->pid();
+      worker.channel.reset();
       signal_process_group(pid, SIGKILL);
       while (waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
       }
       continue;
     }
-    slot.channel->send({{"type", "quit"}});
-    slot.channel->close();
+    worker.channel->send({{"type", "quit"}});
+    worker.channel->close();
   }
   // Give each worker a moment to exit on its own, then make sure.
   auto deadline = Clock::now() + std::chrono::seconds(2);
-  for (auto& slot : slots_) {
-    if (!slot.channel) continue;
-    pid_t pid = slot.channel->pid();
+  for (auto& worker : workers_) {
+    if (!worker.channel) continue;
+    pid_t pid = worker.channel->pid();
     for (;;) {
       pid_t done = waitpid(pid, nullptr, WNOHANG);
       if (done == pid || (done < 0 && errno != EINTR)) break;
@@ -445,7 +536,7 @@ void Supervisor::shut_down_workers() {
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
-    slot.channel.reset();
+    worker.channel.reset();
   }
 }
 

@@ -1,9 +1,13 @@
 #pragma once
-// Supervisor: runs the task queue on N worker processes and turns everything
-// that can happen to a task into a stored record. A child that dies, hangs or
-// eats memory costs only the path it was in: that path gets a crashed,
-// timeout or oom record and the paths after it run again in a fresh child. A
-// worker that dies is restarted and the task it held is blamed, never lost.
+// Supervisor: runs the task queue on N job slots hosted by worker processes
+// and turns everything that can happen to a task into a stored record. A
+// worker forks one child per task and runs the children of all its slots at
+// once, so a run pays the worker's import and warm-up once per worker, not
+// once per slot. A child that dies, hangs or eats memory costs only the path it
+// was in: that path gets a crashed, timeout or oom record and the paths after
+// it run again in a fresh child. A worker that dies is restarted; the task that
+// made the supervisor kill it is blamed, its other tasks run again, and a
+// worker that died on its own takes the blame to every task it held.
 #include <sys/types.h>
 
 #include <chrono>
@@ -27,7 +31,14 @@ struct SupervisorOptions {
   std::string python;
   std::vector<std::string> registries;
   nlohmann::json settings = nlohmann::json::object();
-  int jobs = 1;
+  // Paths each worker uses once on tiny inputs before it serves tasks, so
+  // their one-time start-up is paid there and not in every forked child.
+  // Only a run of at least `warm_up_min_tasks` tasks warms up: it costs
+  // seconds that a run of a case or two would not win back.
+  std::vector<std::string> warm_up_paths;
+  size_t warm_up_min_tasks = 4;
+  int jobs = 1;     // job slots: tasks that run at once
+  int workers = 1;  // worker processes hosting the slots (at most `jobs`)
   double timeout_seconds = 420;             // per path
   std::uint64_t memory_limit = 8ull << 30;  // RSS of a task's process group
   double kill_grace_seconds = 3;            // SIGTERM → SIGKILL
@@ -78,11 +89,17 @@ class Supervisor {
     std::uint64_t rss_at_kill = 0;
   };
 
-  struct WorkerSlot {
+  struct WorkerProcess {
     std::optional<WorkerChannel> channel;
-    bool ready = false;  // hello received
-    std::optional<RunningTask> running;
+    bool ready = false;    // hello received
+    bool warming = false;  // warm_up sent, warmed not yet received
     int deaths_before_hello = 0;
+  };
+
+  // One job slot: at most one task at a time, run by a child of its worker.
+  struct WorkerSlot {
+    size_t worker = 0;  // index into workers_
+    std::optional<RunningTask> running;
   };
 
   // What ended a task's child, when it ended without all its records.
@@ -93,12 +110,17 @@ class Supervisor {
     bool worker_died = false;
   };
 
-  void spawn(WorkerSlot& slot);
+  void spawn(WorkerProcess& worker);
+  // Asks a ready worker to warm up when this run does; tasks wait until it has.
+  void warm_up(WorkerProcess& worker);
   // Waits for events on every worker (or the interrupt) and handles them.
   void poll_once(int timeout_ms);
-  void handle_event(WorkerSlot& slot, WorkerEvent& event);
-  void handle_worker_exit(WorkerSlot& slot);
+  void handle_event(size_t worker, WorkerEvent& event);
+  void handle_worker_exit(size_t worker);
   void finish_task(WorkerSlot& slot, const Ending& ending);
+  // Puts a task's unrecorded paths back in the queue, uncounted: it was not to blame.
+  void give_back(WorkerSlot& slot);
+  pid_t worker_pid(const WorkerSlot& slot) const;
   nlohmann::json engine_record(const RunningTask& running, const Ending& ending,
                                const std::string& path, bool in_reference) const;
   void dispatch_idle_workers();
@@ -109,9 +131,11 @@ class Supervisor {
 
   SupervisorOptions options_;
   InterruptWatcher& interrupts_;
+  std::vector<WorkerProcess> workers_;
   std::vector<WorkerSlot> slots_;
   std::optional<nlohmann::json> hello_;
   bool starting_ = true;
+  bool warm_up_ = false;  // set by run() for a run big enough to win it back
 
   // Set for the duration of run().
   Scheduler* queue_ = nullptr;
@@ -122,6 +146,7 @@ class Supervisor {
   RunStats stats_;
   std::int64_t next_task_id_ = 1;
   Clock::time_point last_rss_check_{};
+  std::uint64_t rss_checks_ = 0;
 };
 
 }  // namespace capmap

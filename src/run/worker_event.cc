@@ -46,6 +46,8 @@ ParsedLine parse_worker_line(std::string_view line) {
   } else if (type == "error") {
     event.type = WorkerEventType::kError;
     if (!get_string(j, "message", event.message)) return missing("message");
+  } else if (type == "warmed") {
+    event.type = WorkerEventType::kWarmed;
   } else if (type == "started") {
     event.type = WorkerEventType::kStarted;
     if (!get_int(j, "task", event.task)) return missing("task");

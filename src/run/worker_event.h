@@ -9,7 +9,7 @@
 
 namespace capmap {
 
-enum class WorkerEventType { kHello, kError, kStarted, kPath, kRecord, kDone };
+enum class WorkerEventType { kHello, kError, kWarmed, kStarted, kPath, kRecord, kDone };
 
 struct WorkerEvent {
   WorkerEventType type = WorkerEventType::kHello;

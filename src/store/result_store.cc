@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <ctime>
 #include <system_error>
 
@@ -25,6 +26,9 @@ CREATE TABLE IF NOT EXISTS records(run_key TEXT, case_name TEXT, path TEXT, stat
                                    PRIMARY KEY(run_key, case_name, path));
 CREATE TABLE IF NOT EXISTS dispatches(run_key TEXT, case_name TEXT, path TEXT, attempts INTEGER,
                                       PRIMARY KEY(run_key, case_name, path));
+CREATE TABLE IF NOT EXISTS selections(run_key TEXT, only TEXT, tags TEXT, shard TEXT,
+                                      registry_cases INTEGER, cases INTEGER,
+                                      PRIMARY KEY(run_key, only, tags, shard));
 )sql";
 
 // Reads schema_version; throws a UserError naming the file when this is not a
@@ -98,14 +102,16 @@ ResultStore ResultStore::open_for_writing(const std::filesystem::path& path) {
   // every committed record when the process (not the machine) dies.
   db.exec("PRAGMA journal_mode=WAL");
   db.exec("PRAGMA synchronous=NORMAL");
-  if (!existed) {
-    in_transaction(db, [&] {
-      db.exec(kSchema);
+  // Every table is created if absent, so a store written before a table was
+  // added gains it on its next run.
+  in_transaction(db, [&] {
+    db.exec(kSchema);
+    if (!existed) {
       db.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES ('schema_version', ?)")
           .bind(1, std::to_string(kStoreSchemaVersion))
           .run();
-    });
-  }
+    }
+  });
   return ResultStore(path, std::move(db));
 }
 
@@ -149,6 +155,21 @@ void ResultStore::begin_run(const RunDescription& run) {
         .bind(2, std::int64_t{run.shard})
         .bind(3, std::int64_t{run.shard_count})
         .bind(4, nlohmann::json(run.paths).dump())
+        .run();
+    auto sorted = [](std::vector<std::string> items) {
+      std::sort(items.begin(), items.end());
+      items.erase(std::unique(items.begin(), items.end()), items.end());
+      return nlohmann::json(items).dump();
+    };
+    db_.prepare(
+           "INSERT OR REPLACE INTO selections(run_key, only, tags, shard, registry_cases, cases) "
+           "VALUES (?,?,?,?,?,?)")
+        .bind(1, run.run_key)
+        .bind(2, sorted(run.only))
+        .bind(3, sorted(run.tags))
+        .bind(4, fmt::format("{}/{}", run.shard, run.shard_count))
+        .bind(5, static_cast<std::int64_t>(run.registry_cases))
+        .bind(6, static_cast<std::int64_t>(run.cases.size()))
         .run();
   });
 }

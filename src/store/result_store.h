@@ -37,6 +37,11 @@ struct RunDescription {
   int shard = 1;
   int shard_count = 1;
   std::vector<std::string> paths;
+  // What the run was asked for (the `selections` table): --only patterns and
+  // tags as given, and the number of cases in the registry.
+  std::vector<std::string> only;
+  std::vector<std::string> tags;
+  long long registry_cases = 0;
 };
 
 class ResultStore {
@@ -50,7 +55,7 @@ class ResultStore {
   // Opens an existing store for reading only.
   static ResultStore open_for_reading(const std::filesystem::path& path);
 
-  // Records the run, its inventory and the shard it covers.
+  // Records the run, its inventory, the shard it covers and its selection.
   void begin_run(const RunDescription& run);
 
   // Commits one record at once. `record` must hold "status"; "seconds" defaults to 0.

@@ -126,7 +126,13 @@ def records(store: Path) -> dict[tuple[str, str], dict[str, Any]]:
 class WorkerHarness:
     """A real `python -m capmap.worker` on real pipes, driven the way the supervisor drives it."""
 
-    def __init__(self, registries: list[str | Path], settings: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        registries: list[str | Path],
+        settings: dict[str, Any] | None = None,
+        extra_args: list[str] | None = None,
+        env: dict[str, str] | None = None,
+    ) -> None:
         commands_r, self.commands_w = os.pipe()
         self.events_r, events_w = os.pipe()
         self.stderr_path = Path(os.environ.get("TMPDIR", "/tmp")) / f"capmap-worker-{uuid.uuid4().hex}.log"
@@ -143,9 +149,10 @@ class WorkerHarness:
                 "capmap.worker",
                 "--settings",
                 json.dumps(settings or {"opset": 18, "export_strict": False}),
+                *(extra_args or []),
                 *map(str, registries),
             ],
-            env=python_env(),
+            env={**python_env(), **(env or {})},
             stdout=self._stderr,
             stderr=self._stderr,
             preexec_fn=channel_fds,
@@ -215,8 +222,13 @@ class WorkerHarness:
 def worker_factory() -> Iterator[Any]:
     started: list[WorkerHarness] = []
 
-    def start(registries: list[str | Path], settings: dict[str, Any] | None = None) -> WorkerHarness:
-        w = WorkerHarness(registries, settings)
+    def start(
+        registries: list[str | Path],
+        settings: dict[str, Any] | None = None,
+        extra_args: list[str] | None = None,
+        env: dict[str, str] | None = None,
+    ) -> WorkerHarness:
+        w = WorkerHarness(registries, settings, extra_args, env)
         started.append(w)
         return w
 

@@ -153,3 +153,13 @@ def test_unchecked_outputs_need_same_structure_and_finite_values_only() -> None:
 def test_empty_outputs_agree() -> None:
     e = torch.zeros(0, 2)
     assert compare([e], [torch.zeros(0, 2)], check=True, atol=0, rtol=0).agrees
+
+
+def test_a_0d_array_stays_0d() -> None:
+    # ONNX Runtime returns a scalar output as a 0-d array; it must compare with eager's 0-d tensor.
+    scalar = np.array(1.4352812, dtype=np.float32)
+    (t,) = flatten([scalar])
+    assert t.shape == torch.Size([]) and t.dtype == torch.float32
+    assert compare([torch.tensor(1.4352812)], flatten([scalar]), check=True, atol=1e-6, rtol=0).agrees
+    matrix = np.asfortranarray(np.arange(6, dtype=np.float32).reshape(2, 3))
+    assert [x.shape for x in flatten((scalar, matrix))] == [torch.Size([]), torch.Size([2, 3])]

@@ -283,3 +283,63 @@ def test_each_live_worker_gets_its_own_compile_cache_and_slots_are_reused(tmp_pa
         for p in (first, second):
             if p.poll() is None:
                 p.kill()
+
+
+def test_one_worker_runs_several_children_at_once_and_keeps_their_lines_whole(
+    worker_factory, tmp_path: Path
+) -> None:
+    registry = tmp_path / "probe.py"
+    registry.write_text(PROBE_REGISTRY)
+    w = worker_factory([registry])
+    assert w.event()["type"] == "hello"
+    # Four tasks in flight at once, two of them with records far bigger than a pipe's buffer.
+    tasks = {1: "many", 2: "where[a]", 3: "shout", 4: "many"}
+    for task, name in tasks.items():
+        w.send({"type": "task", "task": task, "case": name, "paths": EAGER, "threads": 1})
+    events: dict[int, list[dict]] = {task: [] for task in tasks}
+    while any(not ev or ev[-1]["type"] != "done" for ev in events.values()):
+        ev = w.event(120)
+        assert ev is not None, w.stderr()[-2000:]
+        events[ev["task"]].append(ev)
+    pids = {ev[0]["pid"] for ev in events.values()}
+    assert len(pids) == 4, "every task has a child of its own"
+    for task, name in tasks.items():
+        kinds = [e["type"] for e in events[task]]
+        assert kinds == ["started", "path", "record", "done"], (name, kinds)
+        record = events[task][2]["record"]
+        if name == "many":
+            assert record["status"] == "ok" and len(record["outputs"]) == 30_000
+        elif name == "shout":
+            assert record["status"] == "fail" and record["message"].endswith("...")
+        assert events[task][-1]["exit"] == 0
+
+
+def test_a_warmed_worker_forks_with_one_thread_and_its_children_compile_warm(
+    worker_factory, tmp_path: Path
+) -> None:
+    timing = tmp_path / "timing.jsonl"
+    w = worker_factory(
+        [EXAMPLE],
+        env={"CAPMAP_TIMING_LOG": str(timing), "TORCHINDUCTOR_CACHE_DIR": str(tmp_path / "inductor")},
+    )
+    assert w.event()["type"] == "hello", w.stderr()[-2000:]
+    w.send({"type": "warm_up", "paths": ["eager", "export", "onnx", "compile"]})
+    warmed = w.event(600)
+    assert warmed["type"] == "warmed" and warmed["threads_after"] == 1, warmed
+    events = w.run_task(1, "relu", ["eager", "export", "onnx", "compile"], timeout=300)
+    records = {e["path"]: e["record"] for e in events if e["type"] == "record"}
+    assert {p: r["status"] for p, r in records.items()} == {
+        "eager": "ok",
+        "export": "ok",
+        "onnx": "ok",
+        "compile": "ok",
+    }
+    lines = [json.loads(line) for line in timing.read_text().splitlines()]
+    warm = next(line for line in lines if "warm_up_s" in line)
+    assert set(warm["paths"]) == {"export", "onnx", "compile"}, warm
+    assert warm["threads_after"] == 1
+    fork = next(line for line in lines if line.get("task") == 1)
+    assert fork["parent_threads"] == 1
+    # The child met a compiler that had already started up: a cold one spends well over a
+    # second in its first compile even on a warm disk cache (imports, CPU probe, toolchain).
+    assert records["compile"]["compile_seconds"] < 0.5 * warm["paths"]["compile"]

@@ -187,9 +187,10 @@ def test_causes_groups_unclassified_messages(capmap_bin: Path, base_store: Path)
     result = run_capmap(capmap_bin, "causes", "--store", base_store, "--unclassified")
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
-    assert lines[0] == "1 groups of unclassified messages (failures and graph breaks)"
-    assert lines[1].split() == ["2", "ValueError:", "expected", "<n>", "channels,", "got", "<n>", "in", "'_'"]
-    assert "e.g. rgb_to_lab onnx:" in lines[2]
+    assert lines[0] == "unclassified: 2 of 3 failing case × path cells (66.7 %)"
+    assert lines[1] == "1 groups of unclassified messages (failures and graph breaks)"
+    assert lines[2].split() == ["2", "ValueError:", "expected", "<n>", "channels,", "got", "<n>", "in", "'_'"]
+    assert "e.g. rgb_to_lab onnx:" in lines[3]
 
     summary = run_capmap(capmap_bin, "causes", "--store", base_store)
     assert summary.stdout.startswith("3 failing case × path pairs, 2 unclassified (66.7%)\n")
@@ -236,7 +237,7 @@ def test_diff_gates_on_regressions(capmap_bin: Path, base_store: Path, tmp_path:
     assert as_json.returncode == 0
     assert json.loads(as_json.stdout)["counts"]["regressions"] == 1
     md = run_capmap(capmap_bin, "diff", old, new, "--format", "md")
-    assert md.stdout.startswith("### capmap: 1 regressions, 1 fixes")
+    assert md.stdout.startswith("### ❌ capmap: 1 regression, 1 fix")
     assert run_capmap(capmap_bin, "diff", old, old, "--fail-on", "regression").returncode == 0
 
 

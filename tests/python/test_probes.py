@@ -288,3 +288,21 @@ def test_end_to_end_through_the_binary_stores_the_same_outcomes(capmap_bin: Path
     assert got[("diverges_when_captured", "compile")][1]["max_abs_diff"] == pytest.approx(0.5)
     assert got[("broken", "onnx")][0] == "eager-fail"
     assert got[("noisy", "onnx")][0] == "ok-unverified"
+
+
+@pytest.mark.parametrize("name", ["mean_of", "sum_of"])
+def test_a_scalar_result_stays_0d_through_every_path(tasks: dict[str, Task], name: str) -> None:
+    task = tasks[name]
+    assert task["eager"]["outputs"] == ["Tensor[] float32"]
+    assert task.statuses() == {"eager": "ok", "export": "ok", "onnx": "ok", "compile": "ok"}
+    for path in ("export", "onnx", "compile"):
+        assert task[path]["max_abs_diff"] < 1e-5, path
+
+
+@pytest.mark.parametrize("name", ["scalar_and_matrix", "scalar_and_matrix[no-flatten]"])
+def test_a_tuple_of_a_scalar_and_a_matrix_keeps_both_shapes(tasks: dict[str, Task], name: str) -> None:
+    task = tasks[name]
+    assert task["eager"]["outputs"] == ["Tensor[] float32", "Tensor[2,3] float32"]
+    assert task.statuses() == {"eager": "ok", "export": "ok", "onnx": "ok", "compile": "ok"}
+    # Plain tensors: nothing to open, nothing said.
+    assert all("flattened" not in record for record in task.records.values())

@@ -103,6 +103,29 @@ case('Scale', 'nn.scale', Scale(), [torch.full((2,), 8.0)])
     assert shrink.ref.endswith("Scale")
 
 
+def test_covers_names_what_a_lambda_case_exercises(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        "reg.py",
+        HEADER + "case('double', 'math', lambda x: x * 2, [torch.ones(2)], covers='torch.Tensor.mul')\n"
+        "case('neg', 'math', lambda x: -x, [torch.ones(2)], covers=['torch.neg', 'torch.Tensor.neg'])\n"
+        "case('plain', 'math', lambda x: x, [torch.ones(2)])\n",
+    )
+    double, neg, plain = registry.load([str(path)]).cases
+    assert (double.covers, double.ref, double.inventory()["ref"]) == (("torch.Tensor.mul",),) + (
+        "torch.Tensor.mul",
+    ) * 2
+    assert neg.covers == ("torch.neg", "torch.Tensor.neg") and neg.ref == "torch.neg"
+    assert plain.covers == () and "lambda" in plain.ref
+
+
+@pytest.mark.parametrize("covers", ["'neg'", "['torch.neg', '']", "'torch..neg'", "[3]"])
+def test_malformed_covers_name_the_line(tmp_path: Path, covers: str) -> None:
+    path = write(tmp_path, "reg.py", HEADER + f"case('x', 'math', torch.neg, [], covers={covers})\n")
+    with pytest.raises(RegistryError, match=r"reg\.py:4: case 'x': covers must be dotted public names"):
+        registry.load([str(path)])
+
+
 def test_duplicate_names_name_both_places(tmp_path: Path) -> None:
     first = write(tmp_path / "reg", "a.py", HEADER + "\ncase('dup', 'g', torch.neg, [])\n")
     write(tmp_path / "reg", "b.py", HEADER + "case('dup', 'g', torch.abs, [])\n")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from capmap.capture import target_state
 from capmap.cases import Case
 from capmap.errors import library_root
 from capmap.probes import eager
@@ -31,15 +32,22 @@ def _capture_probe(path: str) -> Callable[[ProbeContext], dict[str, Any]]:
     raise ValueError(f"unknown path {path!r}")
 
 
-def warm_up(paths: list[str]) -> None:
-    """Loads the probes of `paths` in a worker before it forks, so no child pays for it again.
+def warm_up(paths: list[str], *, run_once: bool = True) -> dict[str, float]:
+    """Readies the probes of `paths` in a worker before it forks, so no child pays for it again.
 
     Importing a probe module does its per-process setup (the ONNX exporter's registry, the
-    compiler's modules); no tensor op runs and no thread starts.
+    compiler's modules). With `run_once`, each path is then used once on tiny inputs with one
+    thread (see `capmap.probes.warmup`), which pays the compiler's and the exporters' first-use
+    start-up here; no thread outlives it. Returns the seconds each path's first use took.
     """
     for path in paths:
         if path != "eager":
             _capture_probe(path)
+    if not run_once:
+        return {}
+    from capmap.probes import warmup
+
+    return warmup.warm([p for p in paths if p != "eager"])
 
 
 _FAIL_STATUS = {"export": "fail", "onnx": "export-fail", "compile": "fail"}
@@ -70,7 +78,9 @@ def run_task(case: Case, paths: list[str], settings: dict, emit: Callable[[dict]
 
     # The reference always runs; a crash here is blamed on eager.
     emit({"type": "path", "path": "eager"})
+    state = target_state(case)
     reference = guarded(ctx, eager.probe, "fail")
+    _add_flattened(ctx, reference)
     if "eager" in wanted:
         emit({"type": "record", "path": "eager", "record": reference})
 
@@ -84,5 +94,16 @@ def run_task(case: Case, paths: list[str], settings: dict, emit: Callable[[dict]
         elif reference["status"] == "no-tensor-output":
             record = {"status": "no-tensor-output", "seconds": 0.0, "message": reference.get("message", "")}
         else:
+            if state is not None:
+                state.restore()  # each path starts from the object the eager run started from
             record = guarded(ctx, _capture_probe(p), _FAIL_STATUS[p])
+        _add_flattened(ctx, record)
         emit({"type": "record", "path": p, "record": record})
+    if state is not None:
+        state.restore()  # the registry's object as it was, for whoever calls the case next
+
+
+def _add_flattened(ctx: ProbeContext, record: dict[str, Any]) -> None:
+    """Every path probed the same wrapper: each record says which library objects it opened."""
+    if ctx.flat is not None and ctx.flat.notes:
+        record["flattened"] = list(ctx.flat.notes)

@@ -14,8 +14,9 @@ from typing import Any
 
 import torch
 
+from capmap.capture import FlatCase, tensors_of
 from capmap.cases import Case
-from capmap.compare import clone_inputs
+from capmap.compare import clone_inputs, flatten
 from capmap.errors import LibraryRoot, describe
 
 LOG_TAIL_BYTES = 4096
@@ -30,9 +31,29 @@ class ProbeContext:
     reference: list[torch.Tensor] = field(default_factory=list)
     # Set by the export path so the ONNX path converts the same program instead of tracing again.
     exported_program: Any = None
+    # The capture wrapper, set by the eager run unless the run or the case turned flattening off.
+    flat: FlatCase | None = None
 
     def fresh_inputs(self) -> tuple[Any, ...]:
+        """The case's inputs with fresh tensors (library objects rebuilt around them when flattening)."""
+        if self.flat is not None:
+            return tuple(self.flat.plan.rebuild(self.flat.plan.fresh_tensors()))
         return tuple(clone_inputs(self.case.inputs))
+
+    def capture_module(self) -> torch.nn.Module:
+        """What the export paths trace: the wrapper (tensors in, tensors out), else the case as is."""
+        return self.flat.module if self.flat is not None else CaseModule(self.case)
+
+    def capture_inputs(self) -> tuple[Any, ...]:
+        return self.flat.plan.fresh_tensors() if self.flat is not None else self.fresh_inputs()
+
+    def captured_tensors(self, out: Any) -> list[torch.Tensor]:
+        """The tensors a traced capture returned (from `capture_module`, or ONNX Runtime's list)."""
+        return tensors_of(out) if self.flat is not None else flatten(out)
+
+    def output_tensors(self, out: Any, describe: bool = False) -> list[torch.Tensor]:
+        """The tensors of a result of the case itself (eager, compiled), flattened as the wrapper does."""
+        return self.flat.output_tensors(out, describe) if self.flat is not None else flatten(out)
 
     def error_fields(self, exc: BaseException) -> dict[str, Any]:
         return describe(exc, self.root).fields()

@@ -6,15 +6,30 @@ from typing import Any
 
 import torch
 
-from capmap.compare import flatten, summary
+from capmap.capture import flat_case, flattening_wanted
+from capmap.compare import summary
+from capmap.file_trace import LibraryFileTrace
 from capmap.probes.context import ProbeContext
 
 
 def probe(ctx: ProbeContext) -> dict[str, Any]:
-    with torch.no_grad():
-        out = ctx.case.callable()(*ctx.fresh_inputs())
-    tensors = [t.detach() for t in flatten(out)]
+    # The library files the call runs: `capmap run --changed` re-runs only the cases a change touches.
+    trace = LibraryFileTrace(ctx.root)
+    if flattening_wanted(ctx.case, ctx.settings):
+        ctx.flat = flat_case(ctx.case)
+    try:
+        with torch.no_grad(), trace:
+            out = ctx.case.callable()(*ctx.fresh_inputs())
+    except Exception as exc:  # noqa: BLE001 - a failing call still says which files it ran
+        return {"status": "fail", **ctx.error_fields(exc), "files": trace.files()}
+    files = trace.files()
+    tensors = [t.detach() for t in ctx.output_tensors(out, describe=True)]
     ctx.reference = tensors
     if not tensors:
-        return {"status": "no-tensor-output", "outputs": [], "message": f"returned {type(out).__name__}"}
-    return {"status": "ok", "outputs": [summary(t) for t in tensors]}
+        return {
+            "status": "no-tensor-output",
+            "outputs": [],
+            "message": f"returned {type(out).__name__}",
+            "files": files,
+        }
+    return {"status": "ok", "outputs": [summary(t) for t in tensors], "files": files}

@@ -6,17 +6,17 @@ from typing import Any
 
 import torch
 
-from capmap.compare import compare, flatten
-from capmap.probes.context import CaseModule, ProbeContext, Stopwatch
+from capmap.compare import compare
+from capmap.probes.context import ProbeContext, Stopwatch
 
 
 def probe(ctx: ProbeContext) -> dict[str, Any]:
     strict = bool(ctx.settings.get("export_strict", False))
     record: dict[str, Any] = {"strict": strict}
-    module = CaseModule(ctx.case).eval()
+    module = ctx.capture_module().eval()
     watch = Stopwatch()
     try:
-        program = torch.export.export(module, ctx.fresh_inputs(), strict=strict)
+        program = torch.export.export(module, ctx.capture_inputs(), strict=strict)
     except Exception as exc:  # noqa: BLE001 - the failure is what this path reports
         return {"status": "fail", **record, "export_seconds": watch.seconds(), **ctx.error_fields(exc)}
     record["export_seconds"] = watch.seconds()
@@ -25,10 +25,10 @@ def probe(ctx: ProbeContext) -> dict[str, Any]:
 
     try:
         with torch.no_grad():
-            out = program.module()(*ctx.fresh_inputs())
+            out = program.module()(*ctx.capture_inputs())
     except Exception as exc:  # noqa: BLE001
         return {"status": "fail", **record, "stage": "run", **ctx.error_fields(exc)}
-    result = compare(ctx.reference, flatten(out), **ctx.compare_kwargs())
+    result = compare(ctx.reference, ctx.captured_tensors(out), **ctx.compare_kwargs())
     record.update(result.fields())
     if not result.agrees:
         return {"status": "mismatch", **record, "message": result.detail}

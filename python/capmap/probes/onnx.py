@@ -11,7 +11,7 @@ import torch
 from torch.utils import _pytree as pytree
 
 from capmap.compare import compare, flatten
-from capmap.probes.context import CaseModule, ProbeContext, Stopwatch
+from capmap.probes.context import ProbeContext, Stopwatch
 
 # The exporter names its capture strategies after classes; the page shows the short form.
 _STRATEGIES = {
@@ -77,10 +77,10 @@ def probe(ctx: ProbeContext) -> dict[str, Any]:
     # Reusing the export path's program keeps one trace per task; without it the exporter
     # tries its own strategies, exactly as a user's call would.
     shared = ctx.exported_program
-    model: Any = shared if shared is not None else CaseModule(ctx.case).eval()
+    model: Any = shared if shared is not None else ctx.capture_module().eval()
     watch = Stopwatch()
     try:
-        program = torch.onnx.export(model, ctx.fresh_inputs(), dynamo=True, opset_version=opset)
+        program = torch.onnx.export(model, ctx.capture_inputs(), dynamo=True, opset_version=opset)
     except Exception as exc:  # noqa: BLE001 - the failure is what this path reports
         stages["export"] = watch.seconds()
         return {"status": "export-fail", **record, **ctx.error_fields(exc)}
@@ -121,7 +121,7 @@ def probe(ctx: ProbeContext) -> dict[str, Any]:
 
     watch = Stopwatch()
     try:
-        feeds = _feeds(session, ctx.fresh_inputs())
+        feeds = _feeds(session, ctx.capture_inputs())
         outputs = session.run(None, feeds)
     except Exception as exc:  # noqa: BLE001
         stages["ort_run"] = watch.seconds()
@@ -129,7 +129,9 @@ def probe(ctx: ProbeContext) -> dict[str, Any]:
     stages["ort_run"] = watch.seconds()
 
     result = compare(
-        ctx.reference, _as_complex_like(ctx.reference, flatten(list(outputs))), **ctx.compare_kwargs()
+        ctx.reference,
+        _as_complex_like(ctx.reference, ctx.captured_tensors(list(outputs))),
+        **ctx.compare_kwargs(),
     )
     record.update(result.fields())
     if not result.agrees:

@@ -24,6 +24,8 @@
     var cases = data.cases;
     var sections = data.sections;
     var adopt = mount.getAttribute("data-mode") === "adopt";
+    // The status line says when the run measured only part of the registry.
+    var selectionNote = data.selection ? " · the run measured " + data.selection : "";
 
     function el(tag, className, text) {
       var node = document.createElement(tag);
@@ -72,7 +74,7 @@
     var packageNames = [];
     cases.forEach(function (c, ci) {
       derive(c, ci);
-      var parts = [c.n, c.o, c.v || "", c.note || "", c.ref || ""];
+      var parts = [c.n, c.o, c.v || "", c.note || "", c.ref || "", (c.fl || []).join("\n")];
       var cats = [];
       var texts = [];
       c.c.forEach(function (cause) {
@@ -199,6 +201,71 @@
       return line;
     }
 
+    // A failing path checked by `capmap repro --check`: a mark (reproduced or not)
+    // and a "repro" button that shows its script in a dialog with a copy button.
+    function reproControls(c, pi, td) {
+      var check = null;
+      (c.r || []).forEach(function (r) { if (r[0] === pi) check = r; });
+      if (!check) return;
+      var mark = el("span", "cm-repro-mark " + (check[1] ? "yes" : "no"), check[1] ? "\u2713" : "\u2717");
+      mark.title = (check[1] ? "Reproduced outside capmap: " : "Did not reproduce outside capmap: ") + check[2];
+      td.appendChild(mark);
+      var button = el("button", "cm-repro", "repro");
+      button.type = "button";
+      button.setAttribute("aria-label", "Repro script for " + c.n + ", " + paths[pi].label);
+      button.addEventListener("click", function () { showRepro(c, pi, check); });
+      td.appendChild(button);
+    }
+
+    var reproDialog = null;
+    function showRepro(c, pi, check) {
+      if (!reproDialog) {
+        reproDialog = el("dialog", "cm-repro-dialog");
+        reproDialog.id = "cm-repro-dialog";
+        reproDialog.setAttribute("aria-labelledby", "cm-repro-title");
+        document.body.appendChild(reproDialog);
+      }
+      var script = check[3] + (check[4] >= 0 ? data.rt[check[4]] : "");
+      reproDialog.textContent = "";
+      var title = el("h3", "", "Repro: " + c.n + " \u00b7 " + paths[pi].label);
+      title.id = "cm-repro-title";
+      reproDialog.appendChild(title);
+      reproDialog.appendChild(el("p", "cm-repro-verdict",
+        (check[1] ? "Reproduced outside capmap: " : "Did not reproduce outside capmap: ") + check[2]));
+      var command = "capmap repro '" + c.n + "' --path " + paths[pi].id;
+      reproDialog.appendChild(el("p", "cm-hint", "Write it with its inputs file: " + command));
+      var pre = el("pre", "cm-repro-script");
+      pre.appendChild(el("code", "", script));
+      reproDialog.appendChild(pre);
+      var copy = el("button", "cm-repro-copy", "Copy");
+      copy.type = "button";
+      copy.addEventListener("click", function () {
+        function done(ok) { copy.textContent = ok ? "Copied" : "Select the script and copy it"; }
+        if (navigator.clipboard && navigator.clipboard.writeText) {
+          navigator.clipboard.writeText(script).then(function () { done(true); }, function () { done(fallback()); });
+        } else {
+          done(fallback());
+        }
+        function fallback() {
+          var range = document.createRange();
+          range.selectNodeContents(pre);
+          var selection = window.getSelection();
+          selection.removeAllRanges();
+          selection.addRange(range);
+          try { return document.execCommand("copy"); } catch (e) { return false; }
+        }
+      });
+      var close = el("button", "cm-repro-close", "Close");
+      close.type = "button";
+      close.addEventListener("click", function () { reproDialog.close(); });
+      var actions = el("p", "cm-repro-actions");
+      actions.appendChild(copy);
+      actions.appendChild(close);
+      reproDialog.appendChild(actions);
+      if (reproDialog.showModal) reproDialog.showModal(); else reproDialog.setAttribute("open", "");
+      copy.focus();
+    }
+
     function buildRow(c) {
       var tr = document.createElement("tr");
       var op = el("td", "op");
@@ -212,11 +279,14 @@
         op.appendChild(code);
       }
       if (c.note) op.appendChild(el("span", "note", c.note));
+      // What the capture wrapper opened, so a reader knows the graph's edges are tensors.
+      if (c.fl) op.appendChild(el("span", "note flattened", "flattened: " + c.fl.join("; ")));
       tr.appendChild(op);
       tr.appendChild(el("td", "", c.v || ""));
-      c.st.forEach(function (s) {
+      c.st.forEach(function (s, pi) {
         var td = el("td");
         td.appendChild(el("span", "badge " + statusClass(s), LABEL[s] || s));
+        reproControls(c, pi, td);
         tr.appendChild(td);
       });
       tr.appendChild(el("td", "num", c.gb === undefined ? "" : c.gb));
@@ -415,7 +485,7 @@
       packageNames.forEach(function (name) {
         setText(pkgSelect.options[name], (name || "(no package)") + " (" + (pkgCounts[name] || 0) + ")");
       });
-      setText(status, "Showing " + shown + " of " + cases.length + " cases");
+      setText(status, "Showing " + shown + " of " + cases.length + " cases" + selectionNote);
       status.setAttribute("data-shown", String(shown));
       writeFragment();
     }

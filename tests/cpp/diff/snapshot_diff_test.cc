@@ -98,7 +98,7 @@ TEST(DiffReport, TextMarkdownAndJsonShowTheSameChanges) {
   EXPECT_NE(text.find("New cases (1):\n  h.new\n"), std::string::npos);
 
   std::string md = diff_as_markdown(diff);
-  EXPECT_EQ(md.rfind("### capmap: 1 regressions, 1 fixes", 0), 0u) << md;
+  EXPECT_EQ(md.rfind("### ❌ capmap: 1 regression, 1 fix, 1 changed cause", 0), 0u) << md;
   EXPECT_NE(md.find("| `a.regressed` | onnx | ok → timeout (Timed out) |"), std::string::npos);
   EXPECT_NE(md.find("| `versions.torch` | 2.12.0 | 2.13.0 |"), std::string::npos);
 

@@ -59,6 +59,27 @@ TEST(CauseRules, AtenNamesBecomePublicFunctions) {
   EXPECT_EQ(causes["det-float64"], "ONNX Runtime has no Det kernel for this element type");
 }
 
+// Messages stored by real capmap runs: the cause names the library's object or the public
+// function, and says what to change.
+TEST(CauseRules, StoredRunMessagesGetCausesThatSayWhatToDo) {
+  CauseRules rules = CauseRules::load({});
+  std::map<std::string, std::string> causes;
+  for (const auto& e : examples()) causes[e["scenario"]] = classify(rules, e).text;
+  EXPECT_EQ(causes["survey:otsu_threshold"],
+            "No ONNX lowering for torch.nextafter (prims.nextafter); compute it from other torch "
+            "ops where the model is exported");
+  EXPECT_EQ(causes["survey:PinholeModel"],
+            "Takes a kornia.geometry.vector.Vector3 argument, which torch.export cannot flatten; "
+            "register the class as a pytree (torch.utils._pytree.register_pytree_node) or pass its "
+            "tensors");
+  EXPECT_EQ(causes["survey:KMeans[fit]"],
+            "Calls torch.manual_seed() inside the traced code, which dynamo leaves to Python; seed "
+            "the generator before calling the operator");
+  EXPECT_NE(causes["survey:ParametrizedLine.intersect"].find("into 2 graph inputs"),
+            std::string::npos)
+      << causes["survey:ParametrizedLine.intersect"];
+}
+
 TEST(CauseRules, UnknownAtenNameFallsBackToTorchOps) {
   CauseRules rules;
   rules.add_file(

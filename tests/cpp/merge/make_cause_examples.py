@@ -6,9 +6,13 @@ graph-break id), plus the category the scenario is meant to demonstrate. The C++
 classify every stored example and check that each shipped rule is exercised.
 
 Entries whose scenario starts with "survey:" were copied from records of a real Kornia survey
-run (capmap run); regenerating keeps them.
+run (capmap run), those starting with "run:" from a capmap run of tests/cpp/merge/cause_cases.py
+(programs that provoke the failures no Kornia case in a small sample shows); regenerating keeps
+both. `--from-store` copies one more such record, as stored, without running the scenarios.
 
 Run:  PYTHONPATH=python python3 tests/cpp/merge/make_cause_examples.py
+      python3 tests/cpp/merge/make_cause_examples.py --from-store STORE CASE PATH CATEGORY [BREAK]
+      (BREAK: the index of a graph-break reason of an ok-breaks record; default 0)
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from __future__ import annotations
 import copy
 import io
 import json
+import sqlite3
 import sys
 import time
 import warnings
@@ -24,12 +29,53 @@ from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 from typing import Any
 
-import torch
-from capmap.errors import describe
-from capmap.probes.compile import _reason
-
 OUT = Path(__file__).with_name("cause_examples.json")
 examples: list[dict[str, Any]] = []
+
+
+def copy_from_store(store: str, case: str, path: str, category: str, break_index: int = 0) -> None:
+    """Appends the record a real run stored for CASE × PATH as `survey:CASE` (Kornia) or `run:CASE`."""
+    with sqlite3.connect(f"file:{store}?mode=ro", uri=True) as db:
+        rows = db.execute(
+            "SELECT status, record FROM records WHERE case_name = ? AND path = ?", (case, path)
+        ).fetchall()
+        library = {json.loads(info)["library"]["name"] for (info,) in db.execute("SELECT info FROM runs")}
+    if len(rows) != 1:
+        sys.exit(f"{store}: {len(rows)} records for {case} × {path} (want exactly one run key)")
+    status, record = rows[0][0], json.loads(rows[0][1])
+    message, gb_id, error_type = (
+        record.get("message", ""),
+        record.get("gb_id") or "",
+        record.get("error_type", ""),
+    )
+    if status == "ok-breaks":
+        reason = record["break_reasons"][break_index]
+        message, gb_id, error_type = reason["reason"], reason.get("gb_id") or "", ""
+    prefix = "survey:" if library == {"kornia"} else "run:"
+    entry = {
+        "scenario": prefix + case,
+        "path": path,
+        "status": status,
+        "category": category,
+        "error_type": error_type or "",
+        "message": message.strip()[:1000],
+        "gb_id": gb_id,
+    }
+    stored = json.loads(OUT.read_text())
+    if any(e["scenario"] == entry["scenario"] and e["path"] == path for e in stored):
+        sys.exit(f"{OUT.name} already holds {prefix}{case} × {path}")
+    stored.append(entry)
+    OUT.write_text(json.dumps(stored, indent=2, sort_keys=True) + "\n")
+    print(f"added {prefix}{case} × {path}: {message.strip().splitlines()[0][:120]}", file=sys.stderr)
+
+
+if __name__ == "__main__" and sys.argv[1:2] == ["--from-store"]:
+    copy_from_store(*sys.argv[2:6], *[int(a) for a in sys.argv[6:7]])
+    sys.exit(0)
+
+import torch  # noqa: E402 - only the scenarios need torch
+from capmap.errors import describe  # noqa: E402
+from capmap.probes.compile import _reason  # noqa: E402
 
 
 def add(
@@ -274,7 +320,7 @@ add("skipped", "compile", "skipped", "not-applicable", message="needs a CUDA dev
 add("no-tensor-output", "onnx", "no-tensor-output", "not-applicable", message="returned NoneType")
 
 if OUT.exists():
-    examples += [e for e in json.loads(OUT.read_text()) if e["scenario"].startswith("survey:")]
+    examples += [e for e in json.loads(OUT.read_text()) if e["scenario"].startswith(("survey:", "run:"))]
 # Graph-break reasons seen on Kornia's quick tier (AugmentationSequential, RandomMixUpV2).
 for scenario, gb_id, category, reason in [
     (

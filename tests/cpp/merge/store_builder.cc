@@ -61,6 +61,16 @@ void StoreBuilder::add_shard(const std::string& run_key, int shard, int shard_co
        std::to_string(shard_count) + "," + quote(nlohmann::json(paths).dump()) + ")");
 }
 
+void StoreBuilder::add_selection(const std::string& run_key, const std::vector<std::string>& only,
+                                 const std::vector<std::string>& tags, const std::string& shard,
+                                 long long registry_cases, long long cases) {
+  exec(R"(CREATE TABLE IF NOT EXISTS selections(run_key TEXT, only TEXT, tags TEXT, shard TEXT,
+  registry_cases INTEGER, cases INTEGER, PRIMARY KEY(run_key, only, tags, shard)))");
+  exec("INSERT INTO selections VALUES (" + quote(run_key) + "," +
+       quote(nlohmann::json(only).dump()) + "," + quote(nlohmann::json(tags).dump()) + "," +
+       quote(shard) + "," + std::to_string(registry_cases) + "," + std::to_string(cases) + ")");
+}
+
 void StoreBuilder::add_record(const std::string& run_key, const std::string& case_name,
                               const std::string& path, const nlohmann::json& record,
                               const std::string& created) {

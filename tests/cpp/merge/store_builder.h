@@ -21,6 +21,10 @@ class StoreBuilder {
   void add_case(const std::string& run_key, const nlohmann::json& info);
   void add_shard(const std::string& run_key, int shard, int shard_count,
                  const std::vector<std::string>& paths);
+  // Adds the `selections` table the first time (stores written before it had none).
+  void add_selection(const std::string& run_key, const std::vector<std::string>& only,
+                     const std::vector<std::string>& tags, const std::string& shard,
+                     long long registry_cases, long long cases);
   void add_record(const std::string& run_key, const std::string& case_name, const std::string& path,
                   const nlohmann::json& record,
                   const std::string& created = "2026-01-02T03:04:05Z");

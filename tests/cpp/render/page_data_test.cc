@@ -36,5 +36,21 @@ TEST(PageData, KeepsLinksTheTemplatesCannotGive) {
   EXPECT_EQ(data["cases"][0]["n"], "gray_special");
 }
 
+TEST(PageData, CarriesWhatTheCaptureWrapperOpenedOnce) {
+  nlohmann::json snapshot = testing::small_snapshot();
+  nlohmann::json& paths = snapshot["cases"][0]["paths"];
+  paths["eager"] = testing::path_result("ok");
+  paths["eager"]["flattened"] = {"input Vector3 → 1 tensor", "output Boxes → 2 tensors"};
+  paths["onnx"]["flattened"] = {"input Vector3 → 1 tensor", "output Boxes → 2 tensors"};
+  paths["compile"]["flattened"] = "not a list";  // ignored, as any malformed entry
+  PageModel model = build_page_model(snapshot, kUrls);
+  EXPECT_EQ(model.cases[0].flattened,
+            (std::vector<std::string>{"input Vector3 → 1 tensor", "output Boxes → 2 tensors"}));
+  nlohmann::json data = page_data(model);
+  EXPECT_EQ(data["cases"][0]["fl"],
+            nlohmann::json({"input Vector3 → 1 tensor", "output Boxes → 2 tensors"}));
+  EXPECT_FALSE(data["cases"][1].contains("fl"));
+}
+
 }  // namespace
 }  // namespace capmap

@@ -54,7 +54,7 @@ TEST(ResultStore, CreatesTheContractSchemaInWalMode) {
   std::vector<std::string> names;
   while (tables.step()) names.push_back(tables.text(0));
   EXPECT_EQ(names, (std::vector<std::string>{"cases", "dispatches", "excludes", "meta", "records",
-                                             "runs", "shards"}));
+                                             "runs", "selections", "shards"}));
   auto shard = db.prepare("SELECT shard, shard_count, paths FROM shards WHERE run_key='k1'");
   ASSERT_TRUE(shard.step());
   EXPECT_EQ(shard.integer(0), 2);
@@ -63,6 +63,57 @@ TEST(ResultStore, CreatesTheContractSchemaInWalMode) {
   auto cases = db.prepare("SELECT count(*) FROM cases WHERE run_key='k1'");
   ASSERT_TRUE(cases.step());
   EXPECT_EQ(cases.integer(0), 2);
+}
+
+TEST(ResultStore, RecordsEachRunsSelection) {
+  TempDir dir;
+  auto path = dir.path() / "results.db";
+  {
+    auto store = ResultStore::open_for_writing(path);
+    auto run = sample_run("k1");
+    run.only = {"g", "a", "g"};
+    run.tags = {"quick"};
+    run.registry_cases = 8;
+    store.begin_run(run);
+    store.begin_run(run);  // a resumed run replaces its own row
+    run.only = {"b"};
+    run.shard = 1;
+    store.begin_run(run);
+  }
+  SqliteDatabase db(path, SQLITE_OPEN_READONLY);
+  auto rows = db.prepare(
+      "SELECT only, tags, shard, registry_cases, cases FROM selections WHERE run_key='k1' "
+      "ORDER BY shard");
+  ASSERT_TRUE(rows.step());
+  EXPECT_EQ(rows.text(0), R"(["b"])");
+  EXPECT_EQ(rows.text(2), "1/3");
+  ASSERT_TRUE(rows.step());
+  EXPECT_EQ(rows.text(0), R"(["a","g"])");
+  EXPECT_EQ(rows.text(1), R"(["quick"])");
+  EXPECT_EQ(rows.text(2), "2/3");
+  EXPECT_EQ(rows.integer(3), 8);
+  EXPECT_EQ(rows.integer(4), 2);  // the cases asked for, before the shard split
+  EXPECT_FALSE(rows.step());
+}
+
+TEST(ResultStore, AStoreFromBeforeSelectionsGainsTheTable) {
+  TempDir dir;
+  auto path = dir.path() / "results.db";
+  {
+    auto store = ResultStore::open_for_writing(path);
+    store.put_record("k1", "a", "eager", {{"status", "ok"}});
+  }
+  {
+    SqliteDatabase db(path, SQLITE_OPEN_READWRITE);
+    db.exec("DROP TABLE selections");
+  }
+  auto store = ResultStore::open_for_writing(path);
+  store.begin_run(sample_run("k1"));
+  EXPECT_EQ(store.records("k1").at({"a", "eager"}).status, "ok");
+  SqliteDatabase db(path, SQLITE_OPEN_READONLY);
+  auto rows = db.prepare("SELECT count(*) FROM selections");
+  ASSERT_TRUE(rows.step());
+  EXPECT_EQ(rows.integer(0), 1);
 }
 
 TEST(ResultStore, RecordsSurviveReopeningAndStayPerRunKey) {

@@ -111,3 +111,22 @@ case("recompiles", "basic.python", recompiles, [_x(2, 3)], check=False)
 case("counts_only", "basic.errors", counts_only, [_x(2, 3)])
 case("affine[scaled]", "basic.module", Affine(), [_x(2, 4)], {"scale": 2.0})
 case("skipped_op", "basic.errors", plain_sin, [_x(2, 3)], skip="not an operator")
+
+
+# Scalar results: ONNX Runtime returns them as 0-d arrays, which must stay 0-d.
+def mean_of(x: torch.Tensor) -> torch.Tensor:
+    return (x * 2.0).mean()
+
+
+def sum_of(x: torch.Tensor) -> torch.Tensor:
+    return (x + 1.0).sum()
+
+
+def scalar_and_matrix(x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    return x.abs().sum(), x * 3.0
+
+
+case("mean_of", "basic.scalar", mean_of, [_x(2, 3)])
+case("sum_of", "basic.scalar", sum_of, [_x(2, 3)])
+case("scalar_and_matrix", "basic.scalar", scalar_and_matrix, [_x(2, 3)])
+case("scalar_and_matrix[no-flatten]", "basic.scalar", scalar_and_matrix, [_x(2, 3)], flatten=False)

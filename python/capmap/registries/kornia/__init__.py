@@ -15,6 +15,7 @@ REGISTRY_MODULES = [
     "geometry",
     "geometry_transform",
     "geometry_camera",
+    "geometry_methods",
     "filters",
     "color",
     "enhance",
@@ -28,5 +29,7 @@ REGISTRY_MODULES = [
     "tracking",
     "image",
     "models",
+    "models_large",
+    "methods",
     "exclusions",
 ]

@@ -885,3 +885,61 @@ for name, reason in (
     ("container.ops.make_input_only_sequential", "utility that builds a container variant"),
 ):
     exclude(f"kornia.augmentation.{name}", reason=reason)
+
+# Containers' inverses and patch helpers, on parameters sampled once here.
+IMG_SEQ = A.ImageSequential(A.RandomAffine(10.0, p=1.0), A.ColorJitter(0.1, 0.1, p=1.0))
+IMG_SEQ_PARAMS = _params(IMG_SEQ, (1, 3, I.H, I.W))
+case(
+    "augmentation.ImageSequential.inverse",
+    f"augmentation.{SC}",
+    IMG_SEQ,
+    [IMG_SEQ(I.image(), params=IMG_SEQ_PARAMS).detach()],
+    {"params": IMG_SEQ_PARAMS},
+    method="inverse",
+    note=PARAMS_NOTE,
+)
+VID_SEQ = A.VideoSequential(A.RandomAffine(10.0, p=1.0), A.ColorJitter(0.1, 0.1, p=1.0))
+VID_SEQ_PARAMS = _params(VID_SEQ, (1, 3, 3, I.H, I.W))
+case(
+    "VideoSequential.inverse",
+    f"augmentation.{SC}",
+    VID_SEQ,
+    [VID_SEQ(I.video(), params=VID_SEQ_PARAMS).detach()],
+    {"params": VID_SEQ_PARAMS},
+    method="inverse",
+    note=PARAMS_NOTE,
+)
+PATCH_SEQ = A.PatchSequential(A.ColorJitter(0.1, 0.1, p=1.0), grid_size=(2, 2), patchwise_apply=False)
+PATCH_SEQ_PARAMS = _params(PATCH_SEQ, (1, 3, I.H, I.W))
+case(
+    "PatchSequential.inverse",
+    f"augmentation.{SC}",
+    PATCH_SEQ,
+    [PATCH_SEQ(I.image(), params=PATCH_SEQ_PARAMS).detach()],
+    {"params": PATCH_SEQ_PARAMS},
+    method="inverse",
+    note=PARAMS_NOTE + "; intensity only: the inverse refuses geometric children",
+)
+case(
+    "PatchSequential.extract_patches",
+    f"augmentation.{SC}",
+    PATCH_SEQ,
+    [I.image(), (2, 2)],
+    method="extract_patches",
+)
+case(
+    "PatchSequential.restore_from_patches",
+    f"augmentation.{SC}",
+    PATCH_SEQ,
+    [I.rand(1, 4, 3, I.H // 2, I.W // 2), (2, 2)],
+    method="restore_from_patches",
+)
+exclude(
+    "kornia.augmentation.PatchMix.inverse",
+    reason="the mixing augmentations are not invertible: inverse raises in kornia 0.9",
+)
+exclude(
+    "kornia.augmentation.auto.AutoAugment.inverse",
+    reason="invertible only when the sub-policy drawn inside forward is geometric; "
+    "kornia 0.9 raises otherwise",
+)

@@ -345,7 +345,7 @@ case("So3.__mul__", GLG, SO3, [PTS3[:, 0]], method="__mul__", note="rotates a ba
 case("So3.right_jacobian", GLG, So3, [V3], method="right_jacobian")
 case("So3.left_jacobian", GLG, So3, [V3], method="left_jacobian")
 case(
-    "So3.exp", GLG, So3, [V3], method="exp", note="returns an So3 (an nn.Module): no tensor output to compare"
+    "So3.exp", GLG, So3, [V3], method="exp", note="returns an So3 (an nn.Module): its quaternion is compared"
 )
 case("Se3.hat", GLG, Se3, [V6], method="hat")
 case("Se3.vee", GLG, Se3, [Se3.hat(V6)], method="vee")
@@ -354,7 +354,12 @@ case("Se3.matrix", GLG, SE3, [], method="matrix")
 case("Se3.adjoint", GLG, SE3, [], method="adjoint")
 case("Se3.__mul__", GLG, SE3, [PTS3[:, 0]], method="__mul__", note="transforms a batch of points")
 case(
-    "Se3.exp", GLG, Se3, [V6], method="exp", note="returns an Se3 (an nn.Module): no tensor output to compare"
+    "Se3.exp",
+    GLG,
+    Se3,
+    [V6],
+    method="exp",
+    note="returns an Se3 (an nn.Module): its rotation and translation are compared",
 )
 case("So2.hat", GLG, So2, [THETA], method="hat")
 case("So2.vee", GLG, So2, [So2.hat(THETA)], method="vee")
@@ -392,14 +397,14 @@ case(
     GLN,
     fit_line,
     [I.randn(B, 16, 3)],
-    note="returns a ParametrizedLine (an nn.Module): no tensor output to compare",
+    note="returns a ParametrizedLine (an nn.Module): its origin and direction are compared",
 )
 case(
     "fit_line[weights]",
     GLN,
     fit_line,
     [I.randn(B, 16, 3), I.rand(B, 16, low=0.1)],
-    note="returns a ParametrizedLine (an nn.Module): no tensor output to compare",
+    note="returns a ParametrizedLine (an nn.Module): its origin and direction are compared",
 )
 case("ParametrizedLine.point_at", GLN, LINE, [I.rand(B, 1)], method="point_at")
 case("ParametrizedLine.projection", GLN, LINE, [I.randn(B, 3, seed=2)], method="projection")
@@ -414,7 +419,7 @@ case(
     GPL,
     fit_plane,
     [Vector3(I.randn(B, 16, 3))],
-    note="returns a Hyperplane (an nn.Module): no tensor output to compare",
+    note="returns a Hyperplane (an nn.Module): its normal and offset are compared",
 )
 case("Hyperplane.signed_distance", GPL, PLANE, [I.randn(B, 3)], method="signed_distance")
 case("Hyperplane.abs_distance", GPL, PLANE, [I.randn(B, 3)], method="abs_distance")

@@ -91,11 +91,21 @@ case(
         3,
     ],
 )
+
+
+def average_meter_after_update(value: torch.Tensor) -> km.AverageMeter:
+    """AverageMeter.update returns None and changes the meter: update a fresh meter (each path
+    starts from the same state) and return it, so its running value, sum and mean are compared."""
+    meter = km.AverageMeter()
+    meter.update(value)
+    return meter
+
+
 case(
     "AverageMeter",
     G,
-    km.AverageMeter(),
+    average_meter_after_update,
     [torch.tensor(2.5)],
-    method="update",
-    note="no tensor output: the running mean is kept on the Python object",
+    covers="kornia.metrics.AverageMeter.update",
+    note="update returns None: the meter it changed is compared",
 )

@@ -1,0 +1,1 @@
+"""Repro scripts for failing cells (`capmap repro`) and the check that they reproduce."""

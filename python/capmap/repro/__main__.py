@@ -1,0 +1,213 @@
+"""`python -m capmap.repro`: repro scripts for failing cells, and the check that they reproduce.
+
+    python -m capmap.repro NAME [--path P] [--store DB|SNAPSHOT] [-o FILE] [--registry R]...
+    python -m capmap.repro --check [--store DB|SNAPSHOT] [--sample N] [--timeout S] [--dir D]
+    python -m capmap.repro --all [--store DB|SNAPSHOT] [--dir D]
+
+`capmap repro` runs this module (see docs/DESIGN.md, "Repro scripts"). Exit codes: 0 done (and,
+with --check, every checked cell reproduced), 1 some cell did not reproduce, 2 bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+from capmap.cases import Case, RegistryError
+from capmap.repro.cells import CAPTURE_PATHS, Cell, Source, read_source
+
+
+def _parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m capmap.repro", description=__doc__)
+    parser.add_argument("name", nargs="?", help="case to write a script for")
+    parser.add_argument("--path", choices=CAPTURE_PATHS, help="capture path (default: every failing one)")
+    parser.add_argument("--store", default="capmap-results/results.db", help="results store or snapshot JSON")
+    parser.add_argument("-o", "--output", help="script file (one path only)")
+    parser.add_argument("--registry", action="append", default=[], help="registry the cases come from")
+    parser.add_argument("--run-key", default="", help="run key (default: the store's newest)")
+    parser.add_argument("--check", action="store_true", help="run every failing cell's script and judge it")
+    parser.add_argument("--all", action="store_true", help="write the script of every failing cell")
+    parser.add_argument("--sample", type=int, default=0, help="check only N failing cells, chosen at random")
+    parser.add_argument("--unchecked", action="store_true", help="check only cells without a verdict yet")
+    parser.add_argument("--timeout", type=float, default=420.0, help="seconds a script may run")
+    parser.add_argument("--dir", help="folder for the scripts (default: repro/ beside the store)")
+    parser.add_argument(
+        "--results-fd", type=int, default=-1, help="write one JSON line per checked cell here"
+    )
+    args = parser.parse_args(argv)
+    modes = sum(bool(x) for x in (args.name, args.check, args.all))
+    if modes != 1:
+        parser.error("give a case NAME, or --check, or --all")
+    if args.output and not args.name:
+        parser.error("-o goes with a case NAME")
+    if args.sample < 0:
+        parser.error("--sample must be positive")
+    return args
+
+
+def _load_cases(specs: list[str]) -> dict[str, Case]:
+    from capmap import registry
+
+    return registry.load(specs).by_name()
+
+
+def _registries(args: argparse.Namespace, source: Source) -> list[str]:
+    from capmap.registry import DEFAULT_REGISTRY
+
+    return args.registry or source.run.registries or [DEFAULT_REGISTRY]
+
+
+def _case_for(cases: dict[str, Case], cell: Cell, specs: list[str]) -> Case:
+    found = cases.get(cell.case)
+    if found is None:
+        raise RegistryError(
+            f"{cell.case}: no such case in {', '.join(specs)} (name the registry with --registry)"
+        )
+    return found
+
+
+def _script_dir(args: argparse.Namespace, source: Source) -> Path:
+    return Path(args.dir) if args.dir else source.file.resolve().parent / "repro"
+
+
+def _write_one(args: argparse.Namespace, source: Source) -> int:
+    from capmap.repro.script import file_stem, write_script
+
+    cells = [c for c in source.find(args.name) if c.path in CAPTURE_PATHS]
+    if not cells:
+        raise RegistryError(f"{source.file}: no record of case {args.name!r}")
+    if args.path:
+        cells = [c for c in cells if c.path == args.path]
+        if not cells:
+            raise RegistryError(f"{source.file}: case {args.name!r} has no {args.path} record")
+    else:
+        cells = [c for c in cells if c.failing]
+        if not cells:
+            raise RegistryError(
+                f"{source.file}: case {args.name!r} fails on no path (choose one with --path)"
+            )
+    if args.output and len(cells) > 1:
+        raise RegistryError(
+            f"-o {args.output}: case {args.name!r} fails on several paths; choose one with --path"
+        )
+    specs = _registries(args, source)
+    case = _case_for(_load_cases(specs), cells[0], specs)
+    for cell in cells:
+        out = Path(args.output) if args.output else Path(f"{file_stem(cell.case, cell.path)}.py")
+        write_script(case, cell, source.run, out)
+        print(f"wrote {out} (expected outcome: {cell.status})")
+    return 0
+
+
+def _write_all(args: argparse.Namespace, source: Source) -> int:
+    from capmap.repro.script import file_stem, write_script
+
+    cells = source.failing()
+    if not cells:
+        print(f"repro: no failing cell in {source.file}")
+        return 0
+    specs = _registries(args, source)
+    cases = _load_cases(specs)
+    folder = _script_dir(args, source)
+    written = 0
+    for cell in cells:
+        case = cases.get(cell.case)
+        if case is None:
+            print(f"repro: {cell.key}: case not in {', '.join(specs)}; no script", file=sys.stderr)
+            continue
+        write_script(case, cell, source.run, folder / f"{file_stem(cell.case, cell.path)}.py")
+        written += 1
+    print(f"repro: wrote {written} scripts of failing cells to {folder}")
+    return 0
+
+
+def _check(args: argparse.Namespace, source: Source) -> int:
+    from capmap.repro.check import limits_for, reproduces, run_script
+    from capmap.repro.script import file_stem, write_script
+
+    cells = source.failing()
+    if args.unchecked:
+        cells = [c for c in cells if not c.checked]
+    if args.sample and args.sample < len(cells):
+        # A fixed seed: the same store gives the same sample.
+        cells = sorted(random.Random(0).sample(cells, args.sample), key=lambda c: (c.case, c.path))
+    if not cells:
+        print(f"repro check: no failing cell to check in {source.file}")
+        return 0
+    specs = _registries(args, source)
+    cases = _load_cases(specs)
+    folder = _script_dir(args, source)
+    results = os.fdopen(args.results_fd, "w", buffering=1) if args.results_fd >= 0 else None
+    failed: list[str] = []
+    reproduced = 0
+    for cell in cells:
+        case = cases.get(cell.case)
+        if case is None:
+            line = f"case {cell.case!r} is no longer in {', '.join(specs)}"
+            ok, script_text, outcome_line = False, "", line
+        else:
+            script = write_script(case, cell, source.run, folder / f"{file_stem(cell.case, cell.path)}.py")
+            limit, memory = limits_for(cell.record, args.timeout)
+            outcome = run_script(script, limit, memory)
+            ok = reproduces(cell.record, outcome)
+            script_text = script.read_text(encoding="utf-8")
+            outcome_line = outcome.line()
+        reproduced += ok
+        mark = "reproduced    " if ok else "NOT reproduced"
+        print(f"{mark}  {cell.case} {cell.path}: {outcome_line}", flush=True)
+        if not ok:
+            failed.append(
+                f"{cell.case} {cell.path}: recorded {cell.status}: "
+                f"{_first(cell.record.get('message', ''))}; the script gave {outcome_line}"
+            )
+        if results is not None:
+            verdict = _result(source.run.run_key, cell, ok, outcome_line, script_text)
+            results.write(json.dumps(verdict, ensure_ascii=False) + "\n")
+    if results is not None:
+        results.close()
+    share = 100.0 * reproduced / len(cells)
+    print(f"repro check: {reproduced} of {len(cells)} failing cells reproduce ({share:.1f} %)")
+    if failed:
+        print("not reproduced (the record may come from the harness, not the operator):")
+        for line in failed:
+            print(f"  {line}")
+    return 0 if not failed else 1
+
+
+def _first(text: Any) -> str:
+    return next((s.strip() for s in str(text).splitlines() if s.strip()), "")
+
+
+def _result(run_key: str, cell: Cell, ok: bool, outcome: str, script: str) -> dict[str, Any]:
+    return {
+        "run_key": run_key,
+        "case": cell.case,
+        "path": cell.path,
+        "created": cell.created,
+        "reproduced": ok,
+        "outcome": outcome,
+        "script": script,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parse_args(argv)
+    try:
+        source = read_source(Path(args.store), args.run_key)
+        if args.check:
+            return _check(args, source)
+        if args.all:
+            return _write_all(args, source)
+        return _write_one(args, source)
+    except RegistryError as exc:
+        print(f"capmap repro: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

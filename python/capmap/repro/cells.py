@@ -1,0 +1,156 @@
+"""The failing cells of a results store or a snapshot: what a repro script has to reproduce."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from capmap.cases import RegistryError
+
+CAPTURE_PATHS = ("onnx", "export", "compile")
+# Raw statuses that are not failures (page status ok, ok-breaks, ok-unverified or n/a).
+NOT_FAILING = {"ok", "ok-breaks", "ok-unverified", "skipped", "eager-fail", "no-tensor-output", "missing"}
+SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+@dataclass
+class RunInfo:
+    """What the records were measured with: the run key and its parts."""
+
+    run_key: str
+    library: dict[str, Any] = field(default_factory=dict)
+    versions: dict[str, Any] = field(default_factory=dict)
+    settings: dict[str, Any] = field(default_factory=dict)
+    registries: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Cell:
+    """One case × path record, with the records of the case's other paths beside it."""
+
+    case: str
+    path: str
+    record: dict[str, Any]
+    siblings: dict[str, dict[str, Any]]
+    created: str = ""
+    # A `capmap repro --check` verdict already stored for this very record (store) or path (snapshot).
+    checked: bool = False
+
+    @property
+    def status(self) -> str:
+        return str(self.record.get("status", ""))
+
+    @property
+    def failing(self) -> bool:
+        return self.path in CAPTURE_PATHS and self.status not in NOT_FAILING
+
+    @property
+    def key(self) -> str:
+        return f"{self.case} {self.path}"
+
+
+@dataclass
+class Source:
+    """A store or snapshot, read whole: its run and every capture cell."""
+
+    file: Path
+    kind: str  # "store" or "snapshot"
+    run: RunInfo
+    cells: list[Cell]
+
+    def failing(self) -> list[Cell]:
+        return [c for c in self.cells if c.failing]
+
+    def find(self, case: str) -> list[Cell]:
+        return [c for c in self.cells if c.case == case]
+
+
+def read_source(file: Path, run_key: str = "") -> Source:
+    """Reads a results store (SQLite) or a snapshot (JSON); RegistryError names the file on a problem."""
+    try:
+        head = file.open("rb").read(len(SQLITE_MAGIC))
+    except OSError as exc:
+        raise RegistryError(f"{file}: cannot read: {exc.strerror}") from exc
+    if head == SQLITE_MAGIC:
+        return _read_store(file, run_key)
+    return _read_snapshot(file)
+
+
+def _loads(text: str | None) -> Any:
+    return json.loads(text) if text else {}
+
+
+def _read_store(file: Path, run_key: str) -> Source:
+    try:
+        db = sqlite3.connect(f"file:{file}?mode=ro", uri=True)
+    except sqlite3.Error as exc:
+        raise RegistryError(f"{file}: cannot open the results store: {exc}") from exc
+    try:
+        runs = db.execute("SELECT run_key, info, created FROM runs ORDER BY created, run_key").fetchall()
+        if run_key:
+            runs = [r for r in runs if r[0] == run_key]
+        if not runs:
+            problem = f"holds no run {run_key}" if run_key else "holds no run yet"
+            raise RegistryError(f"{file}: results store {problem}")
+        key, info_text, _ = runs[-1]
+        info = _loads(info_text)
+        rows = db.execute(
+            "SELECT case_name, path, status, record, created FROM records WHERE run_key=? "
+            "ORDER BY case_name, path",
+            (key,),
+        ).fetchall()
+        has_repro = db.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='repro'").fetchone()
+        checked = set()
+        if has_repro:
+            rows_checked = db.execute(
+                "SELECT case_name, path, record_created FROM repro WHERE run_key=?", (key,)
+            ).fetchall()
+            checked = {tuple(r) for r in rows_checked}
+    except sqlite3.Error as exc:
+        raise RegistryError(f"{file}: not a readable results store: {exc}") from exc
+    finally:
+        db.close()
+    run = RunInfo(
+        run_key=key,
+        library=info.get("library") or {},
+        versions=info.get("versions") or {},
+        settings=info.get("settings") or {},
+        registries=list(info.get("registries") or []),
+    )
+    by_case: dict[str, dict[str, tuple[dict[str, Any], str]]] = {}
+    for name, path, status, record_text, created in rows:
+        record = _loads(record_text)
+        record["status"] = status
+        by_case.setdefault(name, {})[path] = (record, created or "")
+    cells = []
+    for name, paths in by_case.items():
+        siblings = {p: r for p, (r, _) in paths.items()}
+        for path, (record, created) in paths.items():
+            cells.append(Cell(name, path, record, siblings, created, (name, path, created or "") in checked))
+    return Source(file, "store", run, cells)
+
+
+def _read_snapshot(file: Path) -> Source:
+    try:
+        snapshot = json.loads(file.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise RegistryError(f"{file}: neither a results store nor a snapshot JSON ({exc})") from exc
+    header = snapshot.get("header") if isinstance(snapshot, dict) else None
+    if not isinstance(header, dict) or not isinstance(snapshot.get("cases"), list):
+        raise RegistryError(f"{file}: not a capmap snapshot (no header or cases)")
+    run = RunInfo(
+        run_key=str(header.get("run_key", "")),
+        library=header.get("library") or {},
+        versions=header.get("versions") or {},
+        settings=header.get("settings") or {},
+    )
+    cells = []
+    for entry in snapshot["cases"]:
+        paths = entry.get("paths") or {}
+        for path, record in paths.items():
+            name = str(entry.get("name"))
+            cells.append(Cell(name, path, dict(record), paths, checked="reproduced" in record))
+    return Source(file, "snapshot", run, cells)

@@ -1,0 +1,218 @@
+#include "run/change_selection.h"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include "common/user_error.h"
+
+namespace capmap {
+namespace {
+
+using nlohmann::json;
+
+// stdout of a command (no shell), and its exit status; stderr is dropped.
+std::pair<std::string, int> capture(const std::vector<std::string>& argv) {
+  int out[2];
+  if (pipe(out) != 0) throw UserError("cannot create a pipe to run git");
+  pid_t pid = fork();
+  if (pid < 0) throw UserError("cannot start git");
+  if (pid == 0) {
+    dup2(out[1], STDOUT_FILENO);
+    int null = open("/dev/null", O_WRONLY);
+    if (null >= 0) dup2(null, STDERR_FILENO);
+    close(out[0]);
+    close(out[1]);
+    std::vector<char*> args;
+    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    execvp(args[0], args.data());
+    _exit(127);
+  }
+  close(out[1]);
+  std::string text;
+  char buffer[65536];
+  ssize_t n;
+  while ((n = read(out[0], buffer, sizeof buffer)) > 0) text.append(buffer, static_cast<size_t>(n));
+  close(out[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return {text, WIFEXITED(status) ? WEXITSTATUS(status) : 128};
+}
+
+std::string location_file(const json& c) {
+  std::string where = c.value("where", "");
+  auto colon = where.rfind(':');
+  return colon == std::string::npos ? where : where.substr(0, colon);
+}
+
+bool definition_changed(const json& now, const json& before) {
+  for (const auto& [key, value] : now.items()) {
+    // The place moves when lines above it change; an edit of the file selects it anyway.
+    if (key == "where" || key == "paths") continue;
+    auto it = before.find(key);
+    if (it != before.end() && *it != value) return true;
+  }
+  return false;
+}
+
+bool any_named(const std::vector<std::string>& changed, const std::string& recorded) {
+  for (const auto& file : changed) {
+    if (names_file(file, recorded)) return true;
+  }
+  return false;
+}
+
+// A known result for every path asked for (a `missing` one does not count).
+bool has_results(const json& known_case, const std::vector<std::string>& paths) {
+  auto known_paths = known_case.find("paths");
+  if (known_paths == known_case.end() || !known_paths->is_object()) return false;
+  return std::all_of(paths.begin(), paths.end(), [&](const std::string& p) {
+    auto r = known_paths->find(p);
+    return r != known_paths->end() && r->is_object() && r->value("status", "missing") != "missing";
+  });
+}
+
+std::string plain(const json& value) {
+  return value.is_string() ? value.get<std::string>() : value.dump();
+}
+
+}  // namespace
+
+bool names_file(const std::string& changed, const std::string& recorded) {
+  if (recorded.empty()) return false;
+  if (changed == recorded) return true;
+  return changed.size() > recorded.size() && changed.ends_with(recorded) &&
+         changed[changed.size() - recorded.size() - 1] == '/';
+}
+
+std::string version_difference(const json& a, const json& b) {
+  json flat_a = json::object(), flat_b = json::object();
+  // The package version moves every file at once (a release installed from an index,
+  // where no --changed can name them); the revision moves with every edit.
+  for (const char* field : {"name", "version"}) {
+    flat_a[std::string("library.") + field] =
+        a.value("library", json::object()).value(field, json());
+    flat_b[std::string("library.") + field] =
+        b.value("library", json::object()).value(field, json());
+  }
+  for (const char* part : {"versions", "settings"}) {
+    const json part_a = a.value(part, json::object()), part_b = b.value(part, json::object());
+    for (const auto& [k, v] : part_a.items()) flat_a[std::string(part) + "." + k] = v;
+    for (const auto& [k, v] : part_b.items()) flat_b[std::string(part) + "." + k] = v;
+  }
+  std::set<std::string> keys;
+  for (const auto& [k, v] : flat_a.items()) keys.insert(k);
+  for (const auto& [k, v] : flat_b.items()) keys.insert(k);
+  std::string out;
+  for (const auto& key : keys) {
+    json va = flat_a.value(key, json()), vb = flat_b.value(key, json());
+    if (va == vb) continue;
+    std::string name = key.starts_with("versions.") ? key.substr(9) : key;
+    out += fmt::format("{}{} {} vs {}", out.empty() ? "" : ", ", name, plain(va), plain(vb));
+  }
+  return out;
+}
+
+ChangeSelection select_changed_cases(const std::vector<json>& cases, const json* known,
+                                     const json& run, const std::vector<std::string>& changed_files,
+                                     const std::vector<std::string>& paths) {
+  ChangeSelection selection;
+  std::map<std::string, const json*> known_cases;
+  if (known) {
+    selection.everything_reason = version_difference(known->at("header"), run);
+    for (const auto& entry : known->at("cases"))
+      known_cases.emplace(entry.value("name", ""), &entry);
+  }
+  for (const auto& c : cases) {
+    auto found = known_cases.find(c.value("name", ""));
+    const json* before = found == known_cases.end() ? nullptr : found->second;
+    bool run_it = true;
+    if (!selection.everything_reason.empty()) {
+      // every case runs; describe_change_selection says why
+    } else if (!before) {
+      ++selection.new_cases;
+    } else if (definition_changed(c, *before)) {
+      ++selection.definition_changed;
+    } else if (c.contains("skip") && c["skip"].is_string()) {
+      run_it = false;  // never dispatched: its record is the reason, whatever changed
+    } else if (!has_results(*before, paths)) {
+      ++selection.no_result;
+    } else if (!before->contains("files") || !(*before)["files"].is_object()) {
+      ++selection.no_file_list;
+    } else if (any_named(changed_files, location_file(c))) {
+      ++selection.registry_changed;
+    } else {
+      run_it = false;
+      for (const auto& [file, hash] : (*before)["files"].items()) {
+        if (any_named(changed_files, file)) {
+          run_it = true;
+          ++selection.library_changed;
+          break;
+        }
+      }
+    }
+    if (run_it) {
+      selection.to_run.push_back(c);
+    } else {
+      ++selection.kept;
+    }
+  }
+  return selection;
+}
+
+std::vector<std::string> files_changed_since(const std::string& rev) {
+  auto [top, top_status] = capture({"git", "rev-parse", "--show-toplevel"});
+  if (top_status != 0) {
+    throw UserError(
+        fmt::format("--changed-since {}: the current folder is not in a git checkout", rev));
+  }
+  while (!top.empty() && (top.back() == '\n' || top.back() == '\r')) top.pop_back();
+  auto [listing, status] = capture({"git", "diff", "--name-only", "-z", rev, "--"});
+  if (status != 0) {
+    throw UserError(
+        fmt::format("--changed-since {}: git diff failed (exit {}): not a revision "
+                    "of the checkout at {}?",
+                    rev, status, top));
+  }
+  std::vector<std::string> files;
+  std::size_t start = 0;
+  while (start < listing.size()) {
+    std::size_t end = listing.find('\0', start);
+    if (end == std::string::npos) end = listing.size();
+    if (end > start) files.push_back(top + "/" + listing.substr(start, end - start));
+    start = end + 1;
+  }
+  return files;
+}
+
+std::string describe_change_selection(const ChangeSelection& s) {
+  std::size_t total = s.to_run.size() + s.kept;
+  if (!s.everything_reason.empty()) {
+    return fmt::format(
+        "all {} cases run: versions or settings differ from the earlier results ({})", total,
+        s.everything_reason);
+  }
+  std::vector<std::string> why;
+  auto add = [&](std::size_t n, const char* what) {
+    if (n) why.push_back(fmt::format("{} {}", n, what));
+  };
+  add(s.library_changed, "run a changed library file");
+  add(s.registry_changed, "defined in a changed registry file");
+  add(s.definition_changed, "changed definition");
+  add(s.new_cases, "new");
+  add(s.no_result, "without an earlier result");
+  add(s.no_file_list, "without a file list");
+  std::string reasons;
+  for (const auto& w : why) reasons += (reasons.empty() ? "" : ", ") + w;
+  return fmt::format("{} of {} cases selected by the change{}", s.to_run.size(), total,
+                     reasons.empty() ? "" : " (" + reasons + ")");
+}
+
+}  // namespace capmap

@@ -1,0 +1,47 @@
+"""A registry of small programs that fail to capture in ways a small sample of Kornia cases does
+not show. make_cause_examples.py --from-store copies their stored records into
+cause_examples.json as `run:` examples.
+
+Run:  capmap run tests/cpp/merge/cause_cases.py --store /tmp/cause_cases.db --no-merge
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Iterator
+
+import torch
+from capmap import case
+
+G = "causes"
+
+
+def clamp_int_float_bounds(x: torch.Tensor) -> torch.Tensor:
+    # Integer input, float bound: the ONNX exporter's type promotion finds no clamp overload.
+    return torch.clamp(x, min=0.5, max=3)
+
+
+def numpy_round_trip(x: torch.Tensor) -> torch.Tensor:
+    return x + torch.from_numpy(x.numpy())
+
+
+def generator_with_mutation(x: torch.Tensor) -> torch.Tensor:
+    seen: list[int] = []
+
+    def steps() -> Iterator[torch.Tensor]:
+        for i in range(3):
+            seen.append(i)
+            print("step", i)  # a graph break while the generator is suspended
+            yield x * i
+
+    return sum(steps()) + len(seen)
+
+
+def source_file_length(x: torch.Tensor) -> torch.Tensor:
+    return x + len(inspect.getsourcefile(torch.nn.functional.relu) or "")
+
+
+case("clamp_int_float_bounds", G, clamp_int_float_bounds, [torch.arange(6)])
+case("numpy_round_trip", G, numpy_round_trip, [torch.rand(2, 3)])
+case("generator_with_mutation", G, generator_with_mutation, [torch.rand(2, 3)])
+case("source_file_length", G, source_file_length, [torch.rand(2, 3)])

@@ -1,0 +1,264 @@
+"""`capmap run --changed`: on a temporary copy of Kornia, editing one source file re-runs exactly
+the cases whose eager call executes it, the rest are carried over from the baseline, and the
+merged snapshot equals a full run; registry edits and version changes select their cases."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+from capmap_testing import PYTHON_DIR, REPO, python_env, query
+
+REGISTRY = REPO / "tests" / "python" / "registries" / "kornia_change_cases.py"
+SCHEMA = json.loads((REPO / "docs" / "snapshot.schema.json").read_text())
+PATHS = "eager,export"
+EDITED = "kornia/filters/gaussian.py"
+# Fields that measure time rather than outcome, and the marks of a carried result.
+UNSTABLE = {"seconds", "export_seconds", "compile_seconds", "first_run_seconds", "stages", "log_tail"}
+CARRY_MARKS = {"carried", "carried_from"}
+
+
+def kornia_dir() -> Path:
+    spec = importlib.util.find_spec("kornia")
+    assert spec is not None and spec.origin is not None, "kornia is not installed"
+    return Path(spec.origin).parent
+
+
+def capmap(
+    binary: Path, library: Path, *args: str | Path, timeout: float = 900
+) -> subprocess.CompletedProcess[str]:
+    """The binary with the copied Kornia first on the workers' import path."""
+    env = python_env(PYTHONPATH=os.pathsep.join([str(library), str(PYTHON_DIR)]))
+    return subprocess.run(
+        [str(binary), *map(str, args)], capture_output=True, text=True, timeout=timeout, env=env, check=False
+    )
+
+
+def summary(stdout: str) -> dict[str, str]:
+    line = next(line for line in stdout.splitlines() if line.startswith("summary: "))
+    return dict(item.split("=", 1) for item in line.split()[1:])
+
+
+def ran_cases(store: Path) -> set[str]:
+    return {name for (name,) in query(store, "SELECT DISTINCT case_name FROM records")}
+
+
+def cells(snapshot: dict[str, Any]) -> dict[tuple[str, str], dict[str, Any]]:
+    return {(c["name"], p): r for c in snapshot["cases"] for p, r in c["paths"].items()}
+
+
+def outcome(record: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in record.items() if k not in UNSTABLE | CARRY_MARKS}
+
+
+@pytest.fixture(scope="module")
+def library(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A private copy of the installed Kornia that the tests may edit."""
+    root = tmp_path_factory.mktemp("lib")
+    shutil.copytree(kornia_dir(), root / "kornia", ignore=shutil.ignore_patterns("__pycache__"))
+    return root
+
+
+@pytest.fixture(scope="module")
+def baseline(capmap_bin: Path, library: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A full run of the registry on the unedited copy: the snapshot a pull request compares with."""
+    out = tmp_path_factory.mktemp("baseline")
+    done = capmap(
+        capmap_bin, library, "run", REGISTRY, "--paths", PATHS, "--jobs", "2", "--store", out / "results.db"
+    )
+    assert done.returncode == 0, done.stderr
+    return out / "snapshot.json"
+
+
+def cases_executing(library: Path, file: str) -> set[str]:
+    """Independently of capmap's trace: the cases whose call enters a function of `file`
+    (seen through sys.setprofile in a fresh interpreter)."""
+    script = f"""
+import json, os, sys, torch
+from capmap import registry
+target = os.path.abspath({str(library / file)!r})
+hits = []
+for c in registry.load([{str(REGISTRY)!r}]).cases:
+    seen = []
+    def profile(frame, event, arg):
+        if event == "call" and os.path.abspath(frame.f_code.co_filename) == target:
+            seen.append(1)
+    sys.setprofile(profile)
+    with torch.no_grad():
+        c.callable()(*c.inputs)
+    sys.setprofile(None)
+    if seen:
+        hits.append(c.name)
+print(json.dumps(hits))
+"""
+    env = python_env(PYTHONPATH=os.pathsep.join([str(library), str(PYTHON_DIR)]))
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, env=env, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    return set(json.loads(done.stdout))
+
+
+def test_the_snapshot_records_the_files_each_case_executes(baseline: Path, library: Path) -> None:
+    snapshot = json.loads(baseline.read_text())
+    jsonschema.validate(snapshot, SCHEMA)
+    by_case = {c["name"]: c for c in snapshot["cases"]}
+    for name, entry in by_case.items():
+        files = entry["files"]
+        assert files and all(path.startswith("kornia/") for path in files), name
+        for path, digest in files.items():
+            assert digest == hashlib.sha256((library / path).read_bytes()).hexdigest()[:16], path
+        assert "files" not in entry["paths"]["eager"]  # the case's, not the path's
+    assert EDITED in by_case["gaussian_blur2d"]["files"]
+    assert "kornia/color/hsv.py" in by_case["rgb_to_hsv"]["files"]
+    assert EDITED not in by_case["hflip"]["files"]
+
+
+def test_a_changed_file_reruns_exactly_the_cases_that_execute_it(
+    capmap_bin: Path, library: Path, baseline: Path, tmp_path: Path
+) -> None:
+    base = json.loads(baseline.read_text())
+    executing = cases_executing(library, EDITED)
+    recorded = {c["name"] for c in base["cases"] if EDITED in c["files"]}
+    assert recorded == executing
+    assert 0 < len(executing) <= len(base["cases"]) // 3
+
+    edited = library / EDITED
+    original = edited.read_text()
+    edited.write_text(original + "\n# A comment: the file changed, what it computes did not.\n")
+    try:
+        pr = tmp_path / "pr"
+        done = capmap(capmap_bin, library, "run", REGISTRY, "--paths", PATHS, "--jobs", "2",
+                      "--store", pr / "results.db", "--changed", edited, "--baseline", baseline)  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        full = tmp_path / "full"
+        done_full = capmap(capmap_bin, library, "run", REGISTRY, "--paths", PATHS, "--jobs", "2",
+                           "--store", full / "results.db")  # fmt: skip
+        assert done_full.returncode == 0, done_full.stderr
+    finally:
+        edited.write_text(original)
+
+    total = len(base["cases"])
+    n = len(executing)
+    assert f"{n} of {total} cases selected by the change ({n} run a changed library file)" in done.stderr
+    figures = summary(done.stdout)
+    assert (figures["cases_ran"], figures["cases_carried"]) == (
+        str(len(executing)),
+        str(total - len(executing)),
+    )
+    assert ran_cases(pr / "results.db") == executing
+
+    merged = json.loads((pr / "snapshot.json").read_text())
+    jsonschema.validate(merged, SCHEMA)
+    assert merged["header"]["complete"] is True
+    for (name, path), record in cells(merged).items():
+        if name in executing:
+            assert "carried" not in record, (name, path)
+        else:
+            assert record["carried"] is True and record["carried_from"] == base["header"]["generated_at"]
+    # The merged snapshot is what a full run on the edited copy gives, cell by cell.
+    fresh = json.loads((full / "snapshot.json").read_text())
+    assert {k: outcome(r) for k, r in cells(merged).items()} == {
+        k: outcome(r) for k, r in cells(fresh).items()
+    }
+    assert {c["name"]: c["files"] for c in merged["cases"]} == {c["name"]: c["files"] for c in fresh["cases"]}
+    # A case that ran again records the edited file's new content hash.
+    merged_files = {c["name"]: c["files"] for c in merged["cases"]}
+    base_files = {c["name"]: c["files"] for c in base["cases"]}
+    assert merged_files["gaussian_blur2d"][EDITED] != base_files["gaussian_blur2d"][EDITED]
+
+    # `capmap merge --baseline` (what CI runs on shard stores) writes the same snapshot.
+    again = capmap(capmap_bin, library, "merge", "--store", pr / "results.db", "--baseline", baseline,
+                   "--out", tmp_path / "again.json")  # fmt: skip
+    assert again.returncode == 0, again.stderr
+    carried_cells = (total - n) * 2
+    assert f"merge: {carried_cells} case × path results carried over from {baseline}" in again.stderr
+    assert (tmp_path / "again.json").read_bytes() == (pr / "snapshot.json").read_bytes()
+    without = capmap(capmap_bin, library, "merge", "--store", pr / "results.db", "--out", tmp_path / "n.json")
+    assert without.returncode == 2 and "records missing" in without.stderr
+
+    md = capmap(capmap_bin, library, "diff", baseline, pr / "snapshot.json", "--format", "md")
+    assert md.stdout.startswith("### ✅ capmap: no changes"), md.stdout
+    cells_total = total * 2
+    carried = (total - len(executing)) * 2
+    assert (
+        f"{cells_total - carried} of {cells_total} case × path results were measured for this change"
+        in md.stdout
+    )
+
+
+def test_registry_edits_select_their_cases(
+    capmap_bin: Path, library: Path, baseline: Path, tmp_path: Path
+) -> None:
+    copy = tmp_path / "registry" / REGISTRY.name
+    copy.parent.mkdir()
+    text = REGISTRY.read_text()
+    box = 'case("box_blur", "filters.blur", kornia.filters.box_blur, IMAGE, kwargs={"kernel_size": (3, 3)})'
+    assert box in text
+    untouched = library / "kornia" / "io" / "io.py"  # no case executes it
+
+    # A definition the inventory shows (here the note) selects its case alone.
+    copy.write_text(text.replace(box, box[:-1] + ', note="edited")'))
+    done = capmap(capmap_bin, library, "run", copy, "--paths", "eager", "--store", tmp_path / "a.db",
+                  "--changed", untouched, "--baseline", baseline, "--out", tmp_path / "a")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert ran_cases(tmp_path / "a.db") == {"box_blur"}
+    assert "1 of 9 cases selected by the change (1 changed definition)" in done.stderr
+
+    # An edit inside the registry file (the inputs) selects the cases that file defines.
+    copy.write_text(text.replace('"kernel_size": (3, 3)})', '"kernel_size": (5, 5)})'))
+    done = capmap(capmap_bin, library, "run", copy, "--paths", "eager", "--store", tmp_path / "b.db",
+                  "--changed", copy, "--baseline", baseline, "--out", tmp_path / "b")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "box_blur" in ran_cases(tmp_path / "b.db")
+    assert "9 of 9 cases selected by the change (9 defined in a changed registry file)" in done.stderr
+
+
+def test_other_versions_select_every_case(
+    capmap_bin: Path, library: Path, baseline: Path, tmp_path: Path
+) -> None:
+    older = json.loads(baseline.read_text())
+    older["header"]["versions"]["torch"] = "2.12.0"
+    old_baseline = tmp_path / "older.json"
+    old_baseline.write_text(json.dumps(older))
+    done = capmap(capmap_bin, library, "run", REGISTRY, "--paths", "eager", "--store",
+                  tmp_path / "v.db", "--changed", library / EDITED, "--baseline", old_baseline,
+                  "--out", tmp_path / "v")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert re.search(
+        r"all 9 cases run: versions or settings differ .*torch 2\.12\.0 vs 2\.13\.0", done.stderr
+    )
+    assert summary(done.stdout)["cases_carried"] == "0"
+    merged = json.loads((tmp_path / "v" / "snapshot.json").read_text())
+    assert merged["header"]["complete"] and not any("carried" in r for r in cells(merged).values())
+
+
+def test_bad_change_options_are_one_line_and_exit_2(capmap_bin: Path, library: Path, tmp_path: Path) -> None:
+    store = tmp_path / "results.db"
+    done = capmap(
+        capmap_bin, library, "run", REGISTRY, "--store", store, "--baseline", tmp_path / "none.json"
+    )
+    assert done.returncode == 2
+    assert done.stderr == "capmap: --baseline: carries results over only with --changed or --changed-since\n"
+    bad = tmp_path / "bad.json"
+    bad.write_text("{}")
+    done = capmap(
+        capmap_bin, library, "run", REGISTRY, "--store", store, "--changed", "x.py", "--baseline", bad
+    )
+    assert done.returncode == 2
+    assert done.stderr == f"capmap: {bad}: not a capmap snapshot: no schema_version 1\n"
+    done = capmap(capmap_bin, library, "run", REGISTRY, "--store", store, "--changed-since", "no-such-rev",
+                  timeout=120)  # fmt: skip
+    assert done.returncode == 2
+    assert done.stderr.startswith("capmap: --changed-since no-such-rev: git diff failed")
+    assert not store.exists()

@@ -1,0 +1,177 @@
+"""The CI recipes under examples/ci: each validates against its published schema (offline), and
+the Slurm array and the Kubernetes Indexed Job split a survey into shards that, run here as
+separate processes, merge into the same snapshot as one run."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from capmap_testing import REPO, python_env
+from junitparser import JUnitXml
+
+RECIPES = REPO / "examples" / "ci"
+REGISTRY = REPO / "tests" / "python" / "registries" / "report_cases.py"
+SURVEY = f"{REGISTRY} --paths eager"
+SHARDS = 3
+# Kubernetes release whose schemas (from the kubernetes-validate package) the manifests must meet.
+KUBERNETES = "1.37.0"
+
+
+def tool(name: str) -> str:
+    """A command installed beside this interpreter (requirements-dev.txt)."""
+    path = shutil.which(name, path=os.pathsep.join([str(Path(sys.executable).parent), os.environ["PATH"]]))
+    assert path, f"{name} is not installed: pip install -c constraints.txt -r requirements-dev.txt"
+    return path
+
+
+def offline_env() -> dict[str, str]:
+    """Proxies that lead nowhere: a validator that reached for the network would fail."""
+    env = dict(os.environ)
+    env.update(HTTP_PROXY="http://127.0.0.1:9", HTTPS_PROXY="http://127.0.0.1:9", NO_PROXY="")
+    return env
+
+
+def recipe_env(capmap_bin: Path, tmp_path: Path, **extra: str) -> dict[str, str]:
+    """`capmap` on PATH (the build under test), results in tmp_path."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir(exist_ok=True)
+    link = bin_dir / "capmap"
+    if not link.exists():
+        link.symlink_to(capmap_bin)
+    env = python_env(**{"CAPMAP_RESULTS": str(tmp_path / "results"), "CAPMAP_ARGS": SURVEY, **extra})
+    env["PATH"] = os.pathsep.join([str(bin_dir), env["PATH"]])
+    return env
+
+
+def outcome(snapshot: dict[str, Any]) -> dict[tuple[str, str], str]:
+    return {(c["name"], p): r["status"] for c in snapshot["cases"] for p, r in c["paths"].items()}
+
+
+def test_the_github_workflow_meets_the_published_schema(tmp_path: Path) -> None:
+    workflow = RECIPES / "github" / "capmap.yml"
+    check = [tool("check-jsonschema"), "--builtin-schema", "vendor.github-workflows"]
+    done = subprocess.run([*check, workflow], capture_output=True, text=True, env=offline_env(), check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    # The check is real: a job whose timeout is not a number is refused.
+    broken = tmp_path / "broken.yml"
+    broken.write_text(workflow.read_text().replace("timeout-minutes: 360", "timeout-minutes: soon"))
+    done = subprocess.run([*check, broken], capture_output=True, text=True, env=offline_env(), check=False)
+    assert done.returncode == 1 and "timeout-minutes" in done.stdout
+
+
+def test_the_github_workflow_shards_merge_and_report() -> None:
+    workflow = yaml.safe_load((RECIPES / "github" / "capmap.yml").read_text())
+    survey, report = workflow["jobs"]["survey"], workflow["jobs"]["report"]
+    shards = survey["strategy"]["matrix"]["shard"]
+    assert shards == list(range(1, len(shards) + 1))
+    runs = " ".join(step.get("run", "") for step in survey["steps"])
+    assert f"--shard ${{{{ matrix.shard }}}}/{len(shards)}" in runs
+    assert report["needs"] == "survey"
+    steps = " ".join(step.get("run", "") + step.get("uses", "") for step in report["steps"])
+    for needed in ("capmap merge", "--junit junit.xml", "capmap diff", "--format md", "gh pr comment"):
+        assert needed in steps
+
+
+def test_the_kubernetes_manifests_meet_the_published_schemas(tmp_path: Path) -> None:
+    manifests = sorted((RECIPES / "kubernetes").glob("*.yaml"))
+    assert len(manifests) == 3
+    validate = [tool("kubernetes-validate"), "--strict", "-k", KUBERNETES]
+    done = subprocess.run(
+        [*validate, *manifests], capture_output=True, text=True, env=offline_env(), check=False
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.count("passed") == 3
+    broken = tmp_path / "broken.yaml"
+    broken.write_text(
+        (RECIPES / "kubernetes" / "survey-job.yaml").read_text().replace("completions:", "completion:")
+    )
+    done = subprocess.run([*validate, broken], capture_output=True, text=True, env=offline_env(), check=False)
+    assert done.returncode != 0 and "completion" in done.stdout + done.stderr
+
+
+def container(manifest: Path) -> dict[str, Any]:
+    job = yaml.safe_load(manifest.read_text())
+    (only,) = job["spec"]["template"]["spec"]["containers"]
+    return only
+
+
+def run_in_parallel(commands: list[tuple[list[str], dict[str, str]]], cwd: Path) -> None:
+    processes = [
+        subprocess.Popen(argv, env=env, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        for argv, env in commands
+    ]
+    for process in processes:
+        output, _ = process.communicate(timeout=600)
+        assert process.returncode == 0, output
+
+
+def check_merged(results: Path, whole: dict[str, Any]) -> None:
+    merged = json.loads((results / "snapshot.json").read_text())
+    assert merged["header"]["complete"] is True
+    assert outcome(merged) == outcome(whole)
+    junit = JUnitXml.fromfile(str(results / "junit.xml"))
+    assert junit.tests == len(outcome(whole))
+
+
+@pytest.fixture(scope="module")
+def whole(capmap_bin: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """The same survey as one run: what the merged shards must equal."""
+    folder = tmp_path_factory.mktemp("whole")
+    done = subprocess.run(
+        [str(capmap_bin), "run", *SURVEY.split(), "--jobs", "1", "--store", str(folder / "results.db")],
+        capture_output=True, text=True, env=python_env(), timeout=600, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    return json.loads((folder / "snapshot.json").read_text())
+
+
+def test_the_slurm_array_runs_as_local_processes_and_merges(
+    capmap_bin: Path, tmp_path: Path, whole: dict[str, Any]
+) -> None:
+    slurm = RECIPES / "slurm"
+    # Array indices as `sbatch --array=4-6` would number them: the script maps them to 1..N.
+    commands = []
+    for i in range(1, SHARDS + 1):
+        array = {"SLURM_ARRAY_TASK_ID": str(3 + i), "SLURM_ARRAY_TASK_MIN": "4"}
+        array |= {"SLURM_ARRAY_TASK_COUNT": str(SHARDS), "SLURM_CPUS_PER_TASK": "1"}
+        commands.append((["bash", str(slurm / "survey.sbatch")], recipe_env(capmap_bin, tmp_path, **array)))
+    run_in_parallel(commands, tmp_path)
+    results = tmp_path / "results"
+    assert sorted(p.name for p in results.glob("shard-*.db")) == [
+        f"shard-{i}.db" for i in range(1, SHARDS + 1)
+    ]
+    run_in_parallel([(["bash", str(slurm / "merge.sbatch")], recipe_env(capmap_bin, tmp_path))], tmp_path)
+    check_merged(results, whole)
+    assert (results / "page.html").exists()
+
+
+def test_the_kubernetes_indexed_job_runs_as_local_processes_and_merges(
+    capmap_bin: Path, tmp_path: Path, whole: dict[str, Any]
+) -> None:
+    survey = container(RECIPES / "kubernetes" / "survey-job.yaml")
+    job = yaml.safe_load((RECIPES / "kubernetes" / "survey-job.yaml").read_text())
+    assert job["spec"]["completionMode"] == "Indexed"
+    declared = {e["name"]: e["value"] for e in survey["env"]}
+    assert declared["SHARDS"] == str(job["spec"]["completions"])
+    (results := tmp_path / "results").mkdir()
+    # Each pod: the container's command, its environment, and the index Kubernetes gives it;
+    # here with fewer shards, a small registry and a local folder for the shared volume.
+    commands = []
+    for index in range(SHARDS):
+        env = recipe_env(capmap_bin, tmp_path, **{**declared, "SHARDS": str(SHARDS), "CAPMAP_ARGS": SURVEY,
+                                                 "CAPMAP_RESULTS": str(results)})  # fmt: skip
+        env["JOB_COMPLETION_INDEX"] = str(index)
+        commands.append(([*survey["command"], *survey["args"]], env))
+    run_in_parallel(commands, tmp_path)
+    merge = container(RECIPES / "kubernetes" / "merge-job.yaml")
+    env = recipe_env(capmap_bin, tmp_path, CAPMAP_RESULTS=str(results))
+    run_in_parallel([([*merge["command"], *merge["args"]], env)], tmp_path)
+    check_merged(results, whole)

@@ -1,0 +1,306 @@
+"""`capmap repro`: scripts that reproduce failing cells outside capmap, and `--check`.
+
+One real survey of tests/python/registries/repro_cases.py (one failure of each kind) with
+`capmap run --repro`, then one real `capmap repro --check`. The scripts run under an import
+guard: a script of a public target may not import capmap at all, a script that loads its case
+from the registry may import only the registry loader (capmap, capmap.cases, capmap.registry).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sqlite3
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from capmap_testing import PYTHON_DIR, python_env, query, records, run_capmap
+
+REPRO_CASES = Path(__file__).resolve().parent / "registries" / "repro_cases.py"
+NOT_FAILING = {"ok", "ok-breaks", "ok-unverified", "skipped", "eager-fail", "no-tensor-output"}
+# (case, path) → the recorded status each kind of failure must have.
+KINDS = {
+    ("branch_on_value", "export"): "fail",
+    ("cummax", "onnx"): "export-fail",
+    ("adaptive_max_pool", "onnx"): "export-fail",
+    ("matmul[int8]", "onnx"): "checker-fail",
+    ("erf[float64]", "onnx"): "ort-load-fail",
+    ("diverges_when_captured", "export"): "mismatch",
+    ("breaks_then_fails", "compile"): "fail",
+    ("crashes_when_exporting", "export"): "crashed",
+}
+PUBLIC_TARGETS = ["cummax.onnx", "adaptive_max_pool.onnx", "matmul_int8_.onnx", "erf_float64_.onnx"]
+HARNESS_CELL = ("fails_only_in_the_harness", "export")
+# The ONNX exporter traces with torch.export too, so the harness defect shows on both paths.
+HARNESS_CELLS = {HARNESS_CELL, ("fails_only_in_the_harness", "onnx")}
+
+# Installed as sitecustomize for every process started with the guard on PYTHONPATH; it acts only
+# in a repro script (its file name ends in .onnx.py, .export.py or .compile.py).
+IMPORT_GUARD = """
+import sys
+from pathlib import Path
+
+if sys.argv and sys.argv[0].endswith((".onnx.py", ".export.py", ".compile.py")):
+    text = Path(sys.argv[0]).read_text()
+    allowed = {"capmap", "capmap.cases", "capmap.registry"} if "capmap.registry" in text else set()
+
+    class _NoCapmap:
+        def find_spec(self, name, path=None, target=None):
+            if (name == "capmap" or name.startswith("capmap.")) and name not in allowed:
+                raise ImportError(f"a repro script imported {name}")
+            return None
+
+    sys.meta_path.insert(0, _NoCapmap())
+"""
+
+
+@dataclass
+class Survey:
+    folder: Path
+    store: Path
+    run: subprocess.CompletedProcess[str]
+    check: subprocess.CompletedProcess[str]
+    guard_env: dict[str, str]
+
+
+def _guard_env(folder: Path) -> dict[str, str]:
+    guard = folder / "guard"
+    guard.mkdir()
+    (guard / "sitecustomize.py").write_text(IMPORT_GUARD)
+    env = python_env()
+    env["PYTHONPATH"] = f"{guard}:{PYTHON_DIR}"
+    return env
+
+
+@pytest.fixture(scope="module")
+def survey(capmap_bin: Path, tmp_path_factory: pytest.TempPathFactory) -> Survey:
+    folder = tmp_path_factory.mktemp("repro")
+    registry = folder / "repro_cases.py"
+    shutil.copy(REPRO_CASES, registry)
+    store = folder / "out" / "results.db"
+    paths = "export,onnx,compile"
+    run = run_capmap(
+        capmap_bin,
+        "run",
+        registry,
+        "--store",
+        store,
+        "--jobs",
+        "2",
+        "--paths",
+        paths,
+        "--repro",
+        timeout=1200,
+        cwd=folder,
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    env = _guard_env(folder)
+    check = subprocess.run(
+        [str(capmap_bin), "repro", "--check", "--store", str(store), "--timeout", "300"],
+        capture_output=True,
+        text=True,
+        timeout=1800,
+        env=env,
+        cwd=folder,
+        check=False,
+    )
+    return Survey(folder, store, run, check, env)
+
+
+def _failing(store: Path) -> dict[tuple[str, str], dict]:
+    return {k: r for k, r in records(store).items() if k[1] != "eager" and r["status"] not in NOT_FAILING}
+
+
+def _verdicts(output: str) -> dict[tuple[str, str], bool]:
+    """(case, path) → reproduced, from the check's lines `reproduced  NAME PATH: ...`."""
+    found = {}
+    for line in output.splitlines():
+        for mark, ok in (("reproduced    ", True), ("NOT reproduced", False)):
+            if line.startswith(mark + "  "):
+                name, path = line[len(mark) + 2 :].split(":", 1)[0].rsplit(" ", 1)
+                found[(name, path)] = ok
+    return found
+
+
+def test_the_registry_holds_one_failure_of_each_kind(survey: Survey) -> None:
+    stored = records(survey.store)
+    for cell, status in KINDS.items():
+        assert stored[cell]["status"] == status, (cell, stored[cell])
+    assert stored[("breaks_then_fails", "compile")]["graph_breaks"] > 0
+    assert stored[("crashes_when_exporting", "export")]["signal"] == "SIGSEGV"
+
+
+def test_run_with_repro_writes_a_script_for_every_failing_cell(survey: Survey) -> None:
+    folder = survey.store.parent / "repro"
+    written = {p.stem for p in folder.glob("*.py")}
+    expected = {f"{name.replace('[', '_').replace(']', '_')}.{path}" for name, path in _failing(survey.store)}
+    assert written == expected
+    # Public targets and their inputs travel in a .pt file; registry targets load from the registry.
+    for stem in PUBLIC_TARGETS:
+        assert (folder / f"{stem}.pt").is_file()
+    assert not (folder / "branch_on_value.export.pt").exists()
+
+
+def test_every_kind_of_failure_reproduces_in_a_fresh_process(survey: Survey) -> None:
+    verdicts = _verdicts(survey.check.stdout)
+    assert set(verdicts) == set(_failing(survey.store)), survey.check.stdout
+    for cell in KINDS:
+        assert verdicts[cell], f"{cell} did not reproduce:\n{survey.check.stdout}"
+    assert all(ok for cell, ok in verdicts.items() if cell not in HARNESS_CELLS), survey.check.stdout
+
+
+def test_a_failure_of_the_harness_is_caught(survey: Survey) -> None:
+    assert survey.check.returncode == 1, survey.check.stderr
+    verdicts = _verdicts(survey.check.stdout)
+    assert [cell for cell, ok in verdicts.items() if not ok] == sorted(HARNESS_CELLS)
+    listed = survey.check.stdout.split("not reproduced (", 1)[1]
+    assert "fails_only_in_the_harness export: recorded fail: state left behind by the harness" in listed
+    assert "the script gave ok" in listed
+    assert "repro check: " in survey.check.stdout and " of " in survey.check.stdout
+
+
+def test_scripts_show_the_torch_calls_and_name_what_to_expect(survey: Survey) -> None:
+    folder = survey.store.parent / "repro"
+    onnx_script = (folder / "matmul_int8_.onnx.py").read_text()
+    assert "# Expected outcome: checker-fail (InferenceError): [ShapeInferenceError]" in onnx_script
+    assert "torch 2.13.0" in onnx_script and "run key " in onnx_script
+    for call in (
+        "torch.onnx.export(",
+        "onnx.checker.check_model(proto, full_check=True)",
+        "InferenceSession(",
+    ):
+        assert call in onnx_script
+    assert "import capmap" not in onnx_script and '__import__("capmap' not in onnx_script
+    assert "target = torch.matmul" in onnx_script
+    assert "torch.export.export(capture_module().eval()" in (folder / "branch_on_value.export.py").read_text()
+    assert (
+        'torch.compile(call, backend="inductor", fullgraph=False)'
+        in (folder / "breaks_then_fails.compile.py").read_text()
+    )
+    module_script = (folder / "adaptive_max_pool.onnx.py").read_text()
+    assert "a torch.nn.modules.pooling.AdaptiveMaxPool2d, as the registry built it" in module_script
+
+
+def test_the_import_guard_refuses_capmap_in_a_script(survey: Survey, tmp_path: Path) -> None:
+    # The check above ran every script under this guard; it must bite.
+    script = tmp_path / "sneaky.export.py"
+    script.write_text("import capmap.probes\n")
+    done = subprocess.run(
+        ["python3", script.name],
+        cwd=tmp_path,
+        env=survey.guard_env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode != 0 and "a repro script imported capmap" in done.stderr
+
+
+def test_verdicts_reach_the_store_and_the_merged_snapshot(
+    survey: Survey, capmap_bin: Path, tmp_path: Path
+) -> None:
+    rows = query(survey.store, "SELECT case_name, path, reproduced, outcome, script FROM repro")
+    assert {(r[0], r[1]) for r in rows} == set(_failing(survey.store))
+    snapshot_file = tmp_path / "snapshot.json"
+    merged = run_capmap(capmap_bin, "merge", "--store", survey.store, "--out", snapshot_file)
+    assert merged.returncode == 0, merged.stderr
+    snapshot = json.loads(snapshot_file.read_text())
+    paths = {(c["name"], p): r for c in snapshot["cases"] for p, r in c["paths"].items()}
+    assert paths[HARNESS_CELL]["reproduced"] is False
+    assert paths[HARNESS_CELL]["repro_outcome"] == "ok"
+    assert paths[("cummax", "onnx")]["reproduced"] is True
+    assert paths[("cummax", "onnx")]["repro_script"].startswith(
+        "# Reproduces capmap's record of case 'cummax'"
+    )
+    assert "reproduced" not in paths[("plain", "onnx")]
+    page = tmp_path / "page.html"
+    rendered = run_capmap(capmap_bin, "render", snapshot_file, "--html", page)
+    assert rendered.returncode == 0, rendered.stderr
+    assert '"rt":' in page.read_text()
+    # A verdict is shown only with the record it checked: a record measured again drops it.
+    stale_store = tmp_path / "stale.db"
+    shutil.copy(survey.store, stale_store)
+    with sqlite3.connect(stale_store) as db:
+        db.execute("UPDATE repro SET record_created = 'earlier' WHERE case_name = 'cummax'")
+    stale = tmp_path / "stale.json"
+    assert run_capmap(capmap_bin, "merge", "--store", stale_store, "--out", stale).returncode == 0
+    stale_paths = {
+        (c["name"], p): r for c in json.loads(stale.read_text())["cases"] for p, r in c["paths"].items()
+    }
+    assert "reproduced" not in stale_paths[("cummax", "onnx")]
+    assert stale_paths[("erf[float64]", "onnx")]["reproduced"] is True
+
+
+def test_check_of_a_snapshot_sample_marks_the_snapshot(
+    survey: Survey, capmap_bin: Path, tmp_path: Path
+) -> None:
+    snapshot_file = tmp_path / "snapshot.json"
+    shutil.copy(survey.store.parent / "snapshot.json", snapshot_file)
+    done = subprocess.run(
+        [
+            str(capmap_bin),
+            "repro",
+            "--check",
+            "--store",
+            str(snapshot_file),
+            "--sample",
+            "2",
+            "--registry",
+            str(survey.folder / "repro_cases.py"),
+            "--dir",
+            str(tmp_path / "scripts"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        env=survey.guard_env,
+        cwd=tmp_path,
+        check=False,
+    )
+    assert done.returncode in (0, 1), done.stderr
+    snapshot = json.loads(snapshot_file.read_text())
+    marked = [(c["name"], p) for c in snapshot["cases"] for p, r in c["paths"].items() if "reproduced" in r]
+    assert len(marked) == 2
+    assert set(marked) <= set(_failing(survey.store))
+    assert "of 2 failing cells reproduce" in done.stdout
+
+
+def test_repro_writes_the_script_of_one_case(survey: Survey, capmap_bin: Path, tmp_path: Path) -> None:
+    out = tmp_path / "cummax_repro.py"
+    done = run_capmap(capmap_bin, "repro", "cummax", "--store", survey.store, "-o", out, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "cummax_repro.pt").is_file()
+    text = out.read_text()
+    assert "# Expected outcome: export-fail (DispatchError): No ONNX function found" in text
+    assert text == (survey.store.parent / "repro" / "cummax.onnx.py").read_text().replace(
+        "cummax.onnx.pt", "cummax_repro.pt"
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "problem"),
+    [
+        (["nosuch_case"], "no record of case 'nosuch_case'"),
+        (["plain"], "case 'plain' fails on no path"),
+        (["diverges_when_captured", "-o", "x.py"], "fails on several paths"),
+    ],
+)
+def test_bad_requests_get_one_line_and_exit_2(
+    survey: Survey, capmap_bin: Path, tmp_path: Path, args: list[str], problem: str
+) -> None:
+    done = run_capmap(capmap_bin, "repro", *args, "--store", survey.store, cwd=tmp_path)
+    assert done.returncode == 2
+    assert problem in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
+def test_a_missing_or_foreign_store_is_refused(capmap_bin: Path, tmp_path: Path) -> None:
+    missing = run_capmap(capmap_bin, "repro", "--check", "--store", tmp_path / "none.db")
+    assert missing.returncode == 2 and "no such results store or snapshot" in missing.stderr
+    foreign = tmp_path / "notes.txt"
+    foreign.write_text("hello")
+    refused = run_capmap(capmap_bin, "repro", "--check", "--store", foreign)
+    assert refused.returncode == 2 and "notes.txt" in refused.stderr
+    assert foreign.read_text() == "hello"
