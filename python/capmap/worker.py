@@ -21,6 +21,7 @@ import sys
 import tempfile
 import time
 import traceback
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,6 +44,8 @@ TIMING_LOG_ENV = "CAPMAP_TIMING_LOG"
 NO_WARM_UP_ENV = "CAPMAP_NO_WARM_UP"
 # The worker's compile cache folder; each concurrent child compiles in a folder of its own in it.
 CACHE_SLOT_ENV = "CAPMAP_CACHE_SLOT"
+# Compile cache sub-folders per worker: operators spread over them by name.
+CACHE_FOLDERS = 8
 THREAD_ENV_VARS = ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS", "CAPMAP_THREADS")
 
 
@@ -308,8 +311,7 @@ class ForkServer:
         # reach the supervisor before it knows the child's pid.
         go_read, go_write = os.pipe()
         events_read, events_write = os.pipe()
-        used = {c.cache_slot for c in self._children.values()}
-        cache_slot = next(i for i in range(len(used) + 1) if i not in used)
+        cache_slot = self._cache_slot(case.operator)
         sys.stdout.flush()
         sys.stderr.flush()
         # The fork-safety check, kept for the benches and tests: a thread alive now would be
@@ -355,6 +357,18 @@ class ForkServer:
         with contextlib.suppress(OSError):  # a child that is already gone is reported when reaped
             os.write(go_write, b"g")
         os.close(go_write)
+
+    def _cache_slot(self, operator: str) -> int:
+        """The compile cache sub-folder of a new child: stable per operator, never shared.
+
+        The same operator (all its variants) compiles into the same folder run after run, so a
+        later run finds its kernels; a folder another running child holds is never given out.
+        """
+        used = {c.cache_slot for c in self._children.values()}
+        preferred = zlib.crc32(operator.encode()) % CACHE_FOLDERS
+        if preferred not in used:
+            return preferred
+        return next(i for i in range(CACHE_FOLDERS + len(used)) if i not in used)
 
     def _relay(self, child: _RunningChild, *, final: bool = False) -> None:
         """Forwards the child's complete event lines to the supervisor."""
