@@ -22,6 +22,8 @@ def test_the_row_note_lists_what_was_flattened(
     assert session.errors == []
     notes = page.locator("td.op .note.flattened")
     assert notes.count() == 1  # one case, shown once though two paths carry the lines
+    # Sections off screen are laid out lazily (content-visibility): bring the row into view.
+    notes.scroll_into_view_if_needed()
     assert notes.inner_text() == "flattened: input Vector3 → 1 tensor; output Boxes → 2 tensors"
     row = page.locator("tr", has=notes)
     assert row.locator("td.op code").inner_text() == "warp_affine"
