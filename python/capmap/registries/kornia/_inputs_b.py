@@ -113,3 +113,19 @@ def camera_matrix(b: int = 1, h: int = H, w: int = W) -> torch.Tensor:
 
 def descriptors(n: int, dim: int = 32, seed: int = 0) -> torch.Tensor:
     return torch.nn.functional.normalize(torch.randn(n, dim, generator=_gen(seed)), dim=-1)
+
+
+def tiny_rtdetr_config() -> object:
+    """The smallest RT-DETR configuration the constructors accept (random weights, 64 px)."""
+    from kornia.models.rt_detr import RTDETRConfig
+
+    return RTDETRConfig(
+        "resnet18d",
+        num_classes=4,
+        input_size=64,
+        neck_hidden_dim=32,
+        neck_dim_feedforward=64,
+        head_hidden_dim=32,
+        head_num_queries=10,
+        head_num_decoder_layers=1,
+    )

@@ -17,13 +17,12 @@ import kornia.sensors.camera as cam
 import kornia.tracking as kt
 import torch
 from kornia.models import dexined, tiny_vit
-from kornia.models.rt_detr import RTDETRConfig
 from kornia.models.yunet.processors import PriorBox
 from kornia.models.yunet.processors import decode as yunet_decode
 
 from capmap import case, exclude
 
-from ._inputs_b import H, W, binary_mask, image, normal, smooth_image, uniform
+from ._inputs_b import H, W, binary_mask, image, normal, smooth_image, tiny_rtdetr_config, uniform
 
 # Random initialisation draws from the global generator: fix it so every import builds the same
 # weights.
@@ -315,16 +314,7 @@ case(
     note="reads the fitted assignments: no graph input",
 )
 # Builders with a configuration route, and the networks inside the wrappers.
-DETECTOR_CONFIG = RTDETRConfig(
-    "resnet18d",
-    num_classes=4,
-    input_size=64,
-    neck_hidden_dim=32,
-    neck_dim_feedforward=64,
-    head_hidden_dim=32,
-    head_num_queries=10,
-    head_num_decoder_layers=1,
-)
+DETECTOR_CONFIG = tiny_rtdetr_config()
 case(
     "RTDETRDetectorBuilder.build",
     "contrib.methods",

@@ -37,7 +37,7 @@ from kornia.models.sam.model import ImageEncoderViT, MaskDecoder, PromptEncoder,
 
 from capmap import case, exclude
 
-from ._inputs_b import image, normal
+from ._inputs_b import image, normal, tiny_rtdetr_config
 
 # Random initialisation draws from the global generator: fix it so every import builds the same
 # weights.
@@ -161,16 +161,7 @@ def first_calls(
 
 
 # RT-DETR -----------------------------------------------------------------------------------------
-DET_CONFIG = rt_detr.RTDETRConfig(
-    "resnet18d",
-    num_classes=4,
-    input_size=64,
-    neck_hidden_dim=32,
-    neck_dim_feedforward=64,
-    head_hidden_dim=32,
-    head_num_queries=10,
-    head_num_decoder_layers=1,
-)
+DET_CONFIG = tiny_rtdetr_config()
 DETR = rt_detr.RTDETR.from_config(DET_CONFIG).eval()
 DET_IMAGE = image(h=64, w=64, seed=3)
 case(
