@@ -6,8 +6,10 @@ import inspect
 import os
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
+
+from capmap.deferred import Deferred, resolve
 
 
 class RegistryError(Exception):
@@ -59,6 +61,18 @@ class Case:
             return self.covers[0]
         return public_name(self.target)
 
+    def resolved(self) -> Case:
+        """This case with its deferred target and inputs built (in the process that runs it)."""
+        values = [self.target, *self.inputs, *self.kwargs.values()]
+        if not any(isinstance(v, Deferred) for v in values):
+            return self
+        return replace(
+            self,
+            target=resolve(self.target),
+            inputs=[resolve(v) for v in self.inputs],
+            kwargs={k: resolve(v) for k, v in self.kwargs.items()},
+        )
+
     def callable(self) -> Callable[..., Any]:
         """What a probe calls: the function, or the module (or its `method`) with kwargs bound."""
         fn = getattr(self.target, self.method) if self.method else self.target
@@ -101,7 +115,7 @@ class Exclusion:
 
 def public_name(target: Any) -> str:
     """Dotted public name of a function, class, or a module instance's class."""
-    obj = target
+    obj = target.factory if isinstance(target, Deferred) else target
     if inspect.ismethod(obj):
         # A bound method (a classmethod taken from its class): name the function it wraps.
         obj = obj.__func__
@@ -182,7 +196,10 @@ def case(
         raise RegistryError(f"{where}: case {name!r}: variants are written op[variant]")
     if hasattr(target, "eval") and callable(target.eval) and hasattr(target, "training"):
         target.eval()
-    if method is not None and not callable(getattr(target, method, None)):
+    # A deferred class call is checked against its class; a deferred factory function can't be.
+    owner = target.factory if isinstance(target, Deferred) else target
+    checkable = not isinstance(target, Deferred) or inspect.isclass(owner)
+    if method is not None and checkable and not callable(getattr(owner, method, None)):
         raise RegistryError(f"{where}: case {name!r}: target has no method {method!r}")
     covered = (covers,) if isinstance(covers, str) else tuple(covers)
     for dotted in covered:

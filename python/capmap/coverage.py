@@ -27,6 +27,7 @@ from typing import Any
 
 from capmap import registry as _registry
 from capmap.cases import RegistryError
+from capmap.deferred import Deferred
 
 
 @dataclass
@@ -507,7 +508,8 @@ def _case_covers(c: Any, ids: set[int], method_ids: set[int]) -> tuple[set[int],
                 # As with `method`, the class a member case exercises is covered as a name.
                 hits.add(id(owner))
         return hits, method_hits
-    target = c.target
+    # A deferred target covers what its factory names (its class), without being built.
+    target = c.target.factory if isinstance(c.target, Deferred) else c.target
     if inspect.isfunction(target) or inspect.isclass(target) or inspect.ismethod(target):
         add_object(target)
     if not hits and not method_hits:

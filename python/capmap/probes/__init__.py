@@ -7,9 +7,10 @@ from typing import Any
 
 from capmap.capture import target_state
 from capmap.cases import Case
+from capmap.deferred import Deferred
 from capmap.errors import library_root
 from capmap.probes import eager
-from capmap.probes.context import ProbeContext, guarded
+from capmap.probes.context import ProbeContext, Stopwatch, guarded
 
 PATH_ORDER = ("eager", "export", "onnx", "compile")
 DEFAULT_SETTINGS: dict[str, Any] = {"opset": 18, "export_strict": False}
@@ -62,8 +63,17 @@ def run_task(case: Case, paths: list[str], settings: dict, emit: Callable[[dict]
     unknown = [p for p in paths if p not in PATH_ORDER]
     if unknown:
         raise ValueError(f"unknown paths {unknown}; known: {', '.join(PATH_ORDER)}")
-    ctx = ProbeContext(case=case, settings={**DEFAULT_SETTINGS, **settings}, root=library_root(case.target))
     wanted = [p for p in PATH_ORDER if p in paths]
+    # Deferred targets and inputs are built here, in the task's process, before the reference.
+    build_error: BaseException | None = None
+    watch = Stopwatch()
+    if case.skip is None:
+        try:
+            case = case.resolved()
+        except Exception as exc:  # noqa: BLE001 - a target that can't be built fails its case
+            build_error = exc
+    owner = case.target.factory if isinstance(case.target, Deferred) else case.target
+    ctx = ProbeContext(case=case, settings={**DEFAULT_SETTINGS, **settings}, root=library_root(owner))
 
     if case.skip is not None:
         for p in wanted:
@@ -78,8 +88,13 @@ def run_task(case: Case, paths: list[str], settings: dict, emit: Callable[[dict]
 
     # The reference always runs; a crash here is blamed on eager.
     emit({"type": "path", "path": "eager"})
-    state = target_state(case)
-    reference = guarded(ctx, eager.probe, "fail")
+    if build_error is not None:
+        state = None
+        reference = {"status": "fail", **ctx.error_fields(build_error), "seconds": watch.seconds()}
+        reference["message"] = f"building the target: {reference.get('message', '')}"
+    else:
+        state = target_state(case)
+        reference = guarded(ctx, eager.probe, "fail")
     _add_flattened(ctx, reference)
     if "eager" in wanted:
         emit({"type": "record", "path": "eager", "record": reference})

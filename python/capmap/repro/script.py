@@ -7,6 +7,8 @@ is `outcome: STATUS (ErrorType): MESSAGE` in the words of the record.
 
 Where the target comes from, most readable first:
 - a public callable of the library (or of torch): imported by its public name;
+- a deferred constructor call (capmap.deferred) with literal arguments: called in the script,
+  under the seed capmap builds it with;
 - a module (or other object) whose class the library defines: saved, with its state, in the
   `.pt` file beside the script, which also holds the inputs;
 - anything else (a function defined in a registry file): the case is loaded from its registry
@@ -37,7 +39,8 @@ from typing import Any
 import torch
 
 from capmap import compare as _compare
-from capmap.cases import Case
+from capmap.cases import Case, public_name
+from capmap.deferred import Deferred
 from capmap.repro.cells import Cell, RunInfo
 
 # A saved target bigger than this is rebuilt from the registry instead (model weights).
@@ -171,6 +174,10 @@ def choose_target(case: Case) -> Target:
     inputs_size = _saved_size(saved)
     target = case.target
     named = inspect.isfunction(target) or inspect.isbuiltin(target) or inspect.isclass(target)
+    if inputs_size is not None and isinstance(target, Deferred):
+        built = _constructor_lines(target)
+        if built is not None:
+            return Target(built[0], saved, built[1], False)
     if inputs_size is not None:
         if named and _resolve(case.ref) is target:
             return Target([f"target = {case.ref}"], saved, _imports_for(case.ref), False)
@@ -189,9 +196,33 @@ def choose_target(case: Case) -> Target:
     lines = [
         "# The target is defined in a registry: load the case from it (the only capmap import).",
         f'case = __import__("capmap.registry").registry.load([{spec!r}]).by_name()[{case.name!r}]',
-        "target = case.target",
+        "target = case.resolved().target",
     ]
     return Target(lines, {}, [], True)
+
+
+def _constructor_lines(target: Deferred) -> tuple[list[str], list[str]] | None:
+    """A deferred target rebuilt in plain sight: its constructor call under the seed capmap
+    builds it with, when the factory has a public name and its arguments are literals."""
+    factory = public_name(target.factory)
+    if _resolve(factory) is not target.factory:
+        return None
+    args = [_literal(a) for a in target.args]
+    kwargs = {k: _literal(v) for k, v in target.kwargs.items()}
+    if any(a is None for a in args) or any(v is None for v in kwargs.values()):
+        return None
+    call = ", ".join([*(a for a in args if a is not None), *(f"{k}={v}" for k, v in kwargs.items())])
+    lines = [
+        "# Built as capmap builds it: random weights from a fixed seed, in eval mode.",
+        "with torch.random.fork_rng(devices=[]):",
+        f"    torch.manual_seed({target.seed()})",
+        f"    target = {factory}({call})",
+        "if isinstance(target, torch.nn.Module):",
+        "    target.eval()",
+    ]
+    return lines, _imports_for(factory)
+
+
 
 
 # ---- how the capture paths see the case ------------------------------------------------------

@@ -7,7 +7,7 @@ import kornia.feature as kf
 import kornia.models as km
 import torch
 
-from capmap import case
+from capmap import case, deferred
 
 from ._inputs_b import binary_mask, image, normal, smooth_image, uniform
 
@@ -140,7 +140,7 @@ case(
     ),
     [image(h=16, w=16, seed=8)],
 )
-edge = kc.EdgeDetectorBuilder.build(pretrained=False, image_size=64)
+edge = deferred(kc.EdgeDetectorBuilder.build, pretrained=False, image_size=64)
 case("EdgeDetector", G, edge, [image(h=64, w=64, seed=9)], note="random DexiNed")
 tiny = kc.TinyViT(
     img_size=64,

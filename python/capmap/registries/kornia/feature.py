@@ -9,7 +9,7 @@ from __future__ import annotations
 import kornia.feature as kf
 import torch
 
-from capmap import case
+from capmap import case, deferred
 
 from ._inputs_b import descriptors, image, lafs, normal, points_in_image, smooth_image, uniform
 
@@ -129,15 +129,20 @@ case(
     [patches32],
 )
 case("MKDDescriptor[whitening=pcawt]", G_DESC, kf.MKDDescriptor, [patches32], skip=WEIGHTS)
-case("HardNet", G_DESC, kf.HardNet(pretrained=False), [patches32])
-case("HardNet8", G_DESC, kf.HardNet8(pretrained=False), [patches32])
-case("HyNet", G_DESC, kf.HyNet(pretrained=False), [patches32])
-case("SOSNet", G_DESC, kf.SOSNet(pretrained=False), [patches32])
-case("TFeat", G_DESC, kf.TFeat(pretrained=False), [patches32])
+case("HardNet", G_DESC, deferred(kf.HardNet, pretrained=False), [patches32])
+case("HardNet8", G_DESC, deferred(kf.HardNet8, pretrained=False), [patches32])
+case("HyNet", G_DESC, deferred(kf.HyNet, pretrained=False), [patches32])
+case("SOSNet", G_DESC, deferred(kf.SOSNet, pretrained=False), [patches32])
+case("TFeat", G_DESC, deferred(kf.TFeat, pretrained=False), [patches32])
 case("FilterResponseNorm2d", G_DESC, kf.FilterResponseNorm2d(8), [normal(2, 8, 8, 8, seed=9)])
 case("TLU", G_DESC, kf.TLU(8), [normal(2, 8, 8, 8, seed=9)])
 case("LAFDescriptor", G_DESC, kf.LAFDescriptor(kf.SIFTDescriptor(32)), [gray, frames])
-case("LAFDescriptor[HardNet]", G_DESC, kf.LAFDescriptor(kf.HardNet(pretrained=False)), [gray, frames])
+case(
+    "LAFDescriptor[HardNet]",
+    G_DESC,
+    deferred(kf.LAFDescriptor, deferred(kf.HardNet, pretrained=False)),
+    [gray, frames],
+)
 case(
     "get_laf_descriptors",
     G_DESC,
@@ -258,41 +263,47 @@ case(
 
 # Learned detectors, descriptors and matchers, randomly initialised.
 square = smooth_image(h=32, w=32)
-case("DISK", G_NET, kf.DISK(desc_dim=32), [square], {"n": 20})
+case("DISK", G_NET, deferred(kf.DISK, desc_dim=32), [square], {"n": 20})
 case(
     "DISK[heatmap_and_dense_descriptors]",
     G_NET,
-    kf.DISK(desc_dim=32),
+    deferred(kf.DISK, desc_dim=32),
     [square],
     method="heatmap_and_dense_descriptors",
 )
-case("ALIKED", G_NET, kf.ALIKED(max_num_keypoints=20), [square])
-case("XFeatModel", G_NET, kf.XFeatModel(), [square])
+case("ALIKED", G_NET, deferred(kf.ALIKED, max_num_keypoints=20), [square])
+case("XFeatModel", G_NET, deferred(kf.XFeatModel), [square])
 case(
     "XFeat",
     G_NET,
-    kf.XFeat(top_k=20),
+    deferred(kf.XFeat, top_k=20),
     [square],
     method="detectAndCompute",
     note="forward is not defined; detectAndCompute is the entry point",
 )
-case("XFeat[detectAndComputeDense]", G_NET, kf.XFeat(top_k=20), [square], method="detectAndComputeDense")
-case("DeFMO", G_NET, kf.DeFMO(pretrained=False), [image(c=6, h=16, w=16, seed=19)])
+case(
+    "XFeat[detectAndComputeDense]",
+    G_NET,
+    deferred(kf.XFeat, top_k=20),
+    [square],
+    method="detectAndComputeDense",
+)
+case("DeFMO", G_NET, deferred(kf.DeFMO, pretrained=False), [image(c=6, h=16, w=16, seed=19)])
 # 64 x 64 is the smallest input the hourglass backbone accepts; the line post-processing makes
 # these the slowest cases of the area (seconds on one core).
 SLOW_SOLD2 = "the smallest valid input (64 x 64) takes several seconds eagerly on one core"
 case(
     "SOLD2_detector",
     G_NET,
-    kf.SOLD2_detector(pretrained=False),
+    deferred(kf.SOLD2_detector, pretrained=False),
     [smooth_image(c=1, h=64, w=64)],
     note=SLOW_SOLD2,
 )
-case("SOLD2", G_NET, kf.SOLD2(pretrained=False), [smooth_image(c=1, h=64, w=64)], note=SLOW_SOLD2)
+case("SOLD2", G_NET, deferred(kf.SOLD2, pretrained=False), [smooth_image(c=1, h=64, w=64)], note=SLOW_SOLD2)
 case(
     "LoFTR",
     G_NET,
-    kf.LoFTR(pretrained=None),
+    deferred(kf.LoFTR, pretrained=None),
     [{"image0": smooth_image(c=1, h=64, w=64), "image1": smooth_image(c=1, h=64, w=64, seed=20)}],
 )
 glue = kf.LightGlue(None, input_dim=32, descriptor_dim=32, num_heads=2, n_layers=2)

@@ -20,7 +20,7 @@ from kornia.models import dexined, tiny_vit
 from kornia.models.yunet.processors import PriorBox
 from kornia.models.yunet.processors import decode as yunet_decode
 
-from capmap import case, exclude
+from capmap import case, deferred, exclude
 
 from ._inputs_b import H, W, binary_mask, image, normal, smooth_image, tiny_rtdetr_config, uniform
 
@@ -34,10 +34,10 @@ RANDOM = "RANSAC or sampling inside: values are not compared"
 GF = "feature.methods"
 gray = smooth_image(c=1)
 square = smooth_image(c=3, h=32, w=32, seed=1)
-aliked = kf.ALIKED(max_num_keypoints=20)
+aliked = deferred(kf.ALIKED, max_num_keypoints=20)
 case("ALIKED.extract_dense_map", GF, aliked, [square], method="extract_dense_map")
 case("ALIKED.forward_laf", GF, aliked, [square], method="forward_laf")
-xfeat = kf.XFeat(top_k=20)
+xfeat = deferred(kf.XFeat, top_k=20)
 case("XFeat.match_xfeat", GF, xfeat, [square, square.flip(-1)], method="match_xfeat")
 case("XFeat.match_xfeat_star", GF, xfeat, [square, square.flip(-1)], method="match_xfeat_star")
 sift = kf.SIFTDescriptor(32)
@@ -134,7 +134,7 @@ case(
     kf.matching.DescriptorMatcherWithSteerer(steerer, steerer_order=4, match_mode="mnn"),
     [normal(8, 16, seed=10), normal(8, 16, seed=11)],
 )
-loftr = kf.LoFTR(pretrained=None)
+loftr = deferred(kf.LoFTR, pretrained=None)
 case(
     "LoFTR.extract_features",
     GF,
@@ -143,7 +143,7 @@ case(
     method="extract_features",
     note="random weights",
 )
-sold2 = kf.SOLD2(pretrained=False)
+sold2 = deferred(kf.SOLD2, pretrained=False)
 segments = torch.tensor([[[5.0, 5.0], [30.0, 40.0]], [[10.0, 50.0], [50.0, 10.0]]])
 line_desc = normal(1, 128, 16, 16, seed=23)
 case(
@@ -318,14 +318,18 @@ DETECTOR_CONFIG = tiny_rtdetr_config()
 case(
     "RTDETRDetectorBuilder.build",
     "contrib.methods",
-    kc.RTDETRDetectorBuilder.build(
-        config=DETECTOR_CONFIG, pretrained=False, image_size=64, confidence_threshold=0.0
+    deferred(
+        kc.RTDETRDetectorBuilder.build,
+        config=DETECTOR_CONFIG,
+        pretrained=False,
+        image_size=64,
+        confidence_threshold=0.0,
     ),
     [image(h=64, w=64, seed=26)],
     covers=("kornia.contrib.RTDETRDetectorBuilder.build", "kornia.contrib.ObjectDetector"),
     note="the ObjectDetector the builder makes around a small random RT-DETR",
 )
-edge = kc.EdgeDetectorBuilder.build(pretrained=False, image_size=64)
+edge = deferred(kc.EdgeDetectorBuilder.build, pretrained=False, image_size=64)
 case(
     "EdgeDetectorBuilder.build",
     "contrib.methods",
@@ -337,7 +341,7 @@ case(
 case(
     "EdgeDetector.model",
     "contrib.methods",
-    edge.model,
+    deferred(getattr, edge, "model"),
     [image(h=64, w=64, seed=27)],
     covers="kornia.contrib.EdgeDetector",
     note="the detector's network without its pre- and post-processing",
@@ -457,7 +461,7 @@ case("HomographyTracker.no_match", "tracking.methods", tracker, [], method="no_m
 case(
     "DexiNed.get_features",
     "models.methods",
-    dexined.DexiNed(pretrained=False),
+    deferred(dexined.DexiNed, pretrained=False),
     [image(h=64, w=64)],
     method="get_features",
 )

@@ -11,7 +11,7 @@ import kornia.models.processors as processors
 import kornia.models.tiny_vit as tiny_vit
 import torch
 
-from capmap import case
+from capmap import case, deferred
 
 from ._inputs_b import image, normal
 
@@ -46,7 +46,7 @@ case(
     [image(h=16, w=16)],
 )
 case("YuNet", G_NET, km.yunet.YuNet("test", pretrained=False), [image(h=64, w=64)])
-case("DexiNed", G_NET, km.dexined.DexiNed(pretrained=False), [image(h=64, w=64)])
+case("DexiNed", G_NET, deferred(km.dexined.DexiNed, pretrained=False), [image(h=64, w=64)])
 
 # Shared building blocks.
 case("ConvNormAct", G_BLOCK, common.ConvNormAct(3, 8, 3), [image(h=16, w=16)])

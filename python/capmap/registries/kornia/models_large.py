@@ -35,7 +35,7 @@ from kornia.models.sam.architecture import prompt_encoder as sam_prompt_encoder
 from kornia.models.sam.architecture import transformer as sam_transformer
 from kornia.models.sam.model import ImageEncoderViT, MaskDecoder, PromptEncoder, TwoWayTransformer
 
-from capmap import case, exclude
+from capmap import case, deferred, exclude
 
 from ._inputs_b import image, normal, tiny_rtdetr_config
 
@@ -61,7 +61,7 @@ case(
 case(
     "MobileViT",
     G_VIT,
-    vit_mobile.MobileViT(mode="xxs"),
+    deferred(vit_mobile.MobileViT, mode="xxs"),
     [image(h=64, w=64)],
     note="the smallest preset (xxs) on a 64x64 image",
 )
@@ -87,11 +87,11 @@ for builder in ("conv_1x1_bn", "conv_nxn_bn"):
         note="the convolution block the function builds",
     )
 
-EVIT_B0 = evit_backbone.efficientvit_backbone_b0()
+EVIT_B0 = deferred(evit_backbone.efficientvit_backbone_b0)
 case(
     "EfficientViT",
     G_VIT,
-    efficient_vit.EfficientViT(EVIT_B0),
+    deferred(efficient_vit.EfficientViT, EVIT_B0),
     [image(h=64, w=64)],
     note="random b0 backbone (the smallest preset) on a 64x64 image",
 )
@@ -108,7 +108,7 @@ case(
 case(
     "efficientvit_backbone_b1",
     G_VIT,
-    evit_backbone.efficientvit_backbone_b1(),
+    deferred(evit_backbone.efficientvit_backbone_b1),
     [image(h=64, w=64)],
     covers=(
         "kornia.models.efficient_vit.backbone.efficientvit_backbone_b1",
@@ -118,7 +118,7 @@ case(
 case(
     "efficientvit_backbone_l0",
     G_VIT,
-    evit_backbone.efficientvit_backbone_l0(),
+    deferred(evit_backbone.efficientvit_backbone_l0),
     [image(h=64, w=64)],
     covers=(
         "kornia.models.efficient_vit.backbone.efficientvit_backbone_l0",
