@@ -318,10 +318,13 @@ def main() -> int:
         threads = sorted({t.get("parent_threads") for t in cap["timing"] if "parent_threads" in t})
         warm = [t for t in cap["timing"] if "warm_up_s" in t]
         setup = [t["setup_s"] for t in cap["timing"] if "setup_s" in t]
+        tasks = [t for t in cap["timing"] if "task" in t]
+        kept = sum(1 for t in tasks if t.get("kept"))
         print(
             f"{label}: statuses agree on {agree}/{total} case×path cells; worker threads at fork {threads}; "
-            f"warm-up per worker {[w['warm_up_s'] for w in warm]} s; child setup median "
-            f"{statistics.median(setup) * 1000:.1f} ms; supervisor CPU "
+            f"warm-up per worker {[w['warm_up_s'] for w in warm]} s; "
+            f"tasks in a kept child {kept}/{len(tasks)}; "
+            f"child setup median {statistics.median(setup) * 1000:.1f} ms; supervisor CPU "
             f"{cap['summary'].get('capmap_cpu_percent')} %, fork_ms_median "
             f"{cap['summary'].get('fork_ms_median')}"
         )

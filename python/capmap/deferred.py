@@ -12,6 +12,9 @@ import zlib
 from collections.abc import Callable
 from typing import Any
 
+# Deferred objects built in this process, so a child that runs another task can let them go.
+_built_here: list[Deferred] = []
+
 
 class Deferred:
     """`factory(*args, **kwargs)`, called at most once per process, with a fixed seed."""
@@ -48,6 +51,7 @@ class Deferred:
             if isinstance(obj, torch.nn.Module):
                 obj.eval()
             self._built = obj
+            _built_here.append(self)
         return self._built
 
     def __repr__(self) -> str:
@@ -64,6 +68,13 @@ def deferred(factory: Callable[..., Any], *args: Any, **kwargs: Any) -> Deferred
 def resolve(obj: Any) -> Any:
     """The object itself, or what a deferred one builds."""
     return obj.build() if isinstance(obj, Deferred) else obj
+
+
+def forget_built() -> None:
+    """Drops what this process built: the next task builds its own, from the same seed."""
+    for item in _built_here:
+        item._built = None
+    _built_here.clear()
 
 
 def built_type(obj: Any) -> Any:

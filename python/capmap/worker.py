@@ -27,6 +27,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from capmap import child_state
+from capmap.deferred import forget_built
+
 COMMANDS_FD = 3
 # Raised when the messages change; the engine refuses a worker that speaks another version.
 PROTOCOL_VERSION = 2
@@ -46,6 +49,10 @@ NO_WARM_UP_ENV = "CAPMAP_NO_WARM_UP"
 CACHE_SLOT_ENV = "CAPMAP_CACHE_SLOT"
 # Compile cache sub-folders per worker: operators spread over them by name.
 CACHE_FOLDERS = 8
+# A kept child takes at most this many tasks, and none once it has grown this much beyond its
+# worker: past that, a fresh fork is cheaper than what the child carries.
+KEPT_CHILD_TASKS = 64
+KEPT_CHILD_GROWTH = 1 << 30
 THREAD_ENV_VARS = ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS", "CAPMAP_THREADS")
 
 
@@ -177,10 +184,14 @@ def _log_line(line: dict[str, Any]) -> None:
 def _log_timing(
     task: Any, forked_at: float, child_at: float, running_at: float, ended_at: float, parent_threads: int
 ) -> None:
-    """One line per task for the benches: fork and child setup time, threads at fork."""
-    line = {
-        "task": task,
-        "parent_threads": parent_threads,
+    """One line per task for the benches: fork and child setup time, threads at fork. A task a
+    kept child ran (parent_threads 0) has no fork: its setup counts from the worker's order."""
+    line: dict[str, Any] = {"task": task}
+    if parent_threads:
+        line["parent_threads"] = parent_threads
+    else:
+        line["kept"] = True
+    line |= {
         "fork_s": child_at - forked_at,
         "setup_s": running_at - forked_at,
         "forked_at": forked_at,
@@ -209,15 +220,23 @@ def _log_tail(log_fd: int) -> str:
 
 @dataclass
 class _RunningChild:
-    """A forked child and what the worker holds for it until its `done` is out."""
+    """A forked child and what the worker holds for it: its task until the task's `done` is
+    out, and, for a kept child, the pipe its next task goes down."""
 
-    task: Any
+    task: Any  # None while a kept child waits for a task
     pid: int
     pidfd: int
     events_fd: int  # read end of the child's own event pipe, relayed line by line to fd 4
-    log: Any  # the child's private stdout/stderr file
+    log: Any  # the current task's stdout/stderr file
     cache_slot: int
+    tasks_fd: int = -1  # write end of the kept child's task pipe; -1: one task, then it exits
+    threads: int = 1
+    earlier_tasks: int = 0  # tasks this child finished before the current one
     pending: bytes = b""
+
+
+# What a child sends its worker when a task is over (never relayed to the supervisor).
+_FINISHED = b'{"type":"finished"'
 
 
 class ForkServer:
@@ -235,6 +254,7 @@ class ForkServer:
         self.cases = cases
         self.settings = settings
         self._crash_log: Any = None
+        self._running_at = 0.0
         self._warmed: set[str] = set()
         self._children: dict[int, _RunningChild] = {}  # by pidfd
         self._by_events: dict[int, _RunningChild] = {}  # by events fd
@@ -304,13 +324,18 @@ class ForkServer:
             return
         paths = [str(p) for p in command.get("paths", ["eager"])]
         threads = max(1, int(command.get("threads", 1)))
+        reuse = bool(command.get("reuse", False))
         self._warm(paths)
+        if reuse and self._hand_to_kept_child(task, case, paths, threads):
+            return
 
         log = tempfile.TemporaryFile(prefix="capmap-task-")
         # The child waits on this pipe until `started` is out, so no event of the child can
         # reach the supervisor before it knows the child's pid.
         go_read, go_write = os.pipe()
         events_read, events_write = os.pipe()
+        # A kept child reads its later tasks from this pipe.
+        tasks_read, tasks_write = os.pipe() if reuse else (-1, -1)
         cache_slot = self._cache_slot(case.operator)
         sys.stdout.flush()
         sys.stderr.flush()
@@ -322,8 +347,9 @@ class ForkServer:
             pid = os.fork()
         except OSError as exc:
             # Out of processes or memory: the task fails, the worker stays up for the next one.
-            for fd in (go_read, go_write, events_read, events_write):
-                os.close(fd)
+            for fd in (go_read, go_write, events_read, events_write, tasks_read, tasks_write):
+                if fd >= 0:
+                    os.close(fd)
             log.close()
             self.channel.send({"type": "done", "task": task, "exit": 71, "log_tail": f"fork failed: {exc}"})
             return
@@ -331,6 +357,8 @@ class ForkServer:
             try:
                 os.close(go_write)
                 os.close(events_read)
+                if tasks_write >= 0:
+                    os.close(tasks_write)
                 self._child(
                     task,
                     case,
@@ -341,14 +369,19 @@ class ForkServer:
                     events_write,
                     cache_slot,
                     (forked_at, threads_at_fork),
+                    tasks_read,
                 )
             finally:
                 os._exit(70)
         os.close(go_read)
         os.close(events_write)
+        if tasks_read >= 0:
+            os.close(tasks_read)
         with contextlib.suppress(OSError):  # the child may have done it already, or be gone
             os.setpgid(pid, pid)
-        child = _RunningChild(task, pid, os.pidfd_open(pid), events_read, log, cache_slot)
+        child = _RunningChild(
+            task, pid, os.pidfd_open(pid), events_read, log, cache_slot, tasks_write, threads
+        )
         self._children[child.pidfd] = child
         self._by_events[child.events_fd] = child
         self._poller.register(child.pidfd, select.POLLIN)
@@ -358,13 +391,40 @@ class ForkServer:
             os.write(go_write, b"g")
         os.close(go_write)
 
+    def _hand_to_kept_child(self, task: Any, case: Any, paths: list[str], threads: int) -> bool:
+        """Gives the task to an idle kept child with the same threads; False when there is none."""
+        for child in list(self._children.values()):
+            if child.task is not None or child.tasks_fd < 0 or child.threads != threads:
+                continue
+            log = tempfile.TemporaryFile(prefix="capmap-task-")
+            cache_slot = self._cache_slot(case.operator)
+            order = {
+                "task": task,
+                "case": case.name,
+                "paths": paths,
+                "threads": threads,
+                "cache_slot": cache_slot,
+                # The child opens the worker's descriptor of the log: no file name to clean up.
+                "log": f"/proc/{os.getpid()}/fd/{log.fileno()}",
+                "sent_at": time.monotonic(),
+            }
+            child.task, child.log, child.cache_slot = task, log, cache_slot
+            self.channel.send({"type": "started", "task": task, "pid": child.pid})
+            try:
+                write_all(child.tasks_fd, encode(order))
+            except OSError:
+                # It died while idle: its end is reported as this task's, like a crash at start.
+                return True
+            return True
+        return False
+
     def _cache_slot(self, operator: str) -> int:
         """The compile cache sub-folder of a new child: stable per operator, never shared.
 
         The same operator (all its variants) compiles into the same folder run after run, so a
         later run finds its kernels; a folder another running child holds is never given out.
         """
-        used = {c.cache_slot for c in self._children.values()}
+        used = {c.cache_slot for c in self._children.values() if c.task is not None}
         preferred = zlib.crc32(operator.encode()) % CACHE_FOLDERS
         if preferred not in used:
             return preferred
@@ -380,8 +440,17 @@ class ForkServer:
             if chunk:
                 child.pending += chunk
                 *lines, child.pending = child.pending.split(b"\n")
-                if lines:
-                    write_all(self.channel.events_fd, b"".join(line + b"\n" for line in lines))
+                out = []
+                for line in lines:
+                    if line.startswith(_FINISHED):
+                        if out:
+                            write_all(self.channel.events_fd, b"".join(out))
+                            out = []
+                        self._task_finished(child, json.loads(line))
+                    else:
+                        out.append(line + b"\n")
+                if out:
+                    write_all(self.channel.events_fd, b"".join(out))
             if not chunk:
                 if chunk is not None and child.events_fd in self._by_events:
                     # End of file: every writer is gone; the pidfd says when the child is reaped.
@@ -390,6 +459,42 @@ class ForkServer:
                 return
             if not final:
                 return
+
+    def _task_finished(self, child: _RunningChild, finished: dict[str, Any]) -> None:
+        """A kept child ended its task and waits for the next: `done` goes out now. A child
+        that will not take another exits instead, and its exit is its task's `done`."""
+        if not finished.get("kept") or child.task is None:
+            return
+        self._end_strays(child.pid)
+        done = {
+            "type": "done",
+            "task": child.task,
+            "exit": int(finished.get("code", 0)),
+            "log_tail": _log_tail(child.log.fileno()),
+            "kept": True,
+            "earlier_tasks": child.earlier_tasks,
+        }
+        child.log.close()
+        child.task, child.log = None, None
+        child.earlier_tasks += 1
+        self.channel.send(done)
+
+    def _end_strays(self, group: int) -> None:
+        """Kills and reaps processes of a kept child's group that became this worker's own."""
+        kept = {c.pid for c in self._children.values()}
+        for pid in _own_children():
+            if pid in kept:
+                continue
+            try:
+                with open(f"/proc/{pid}/stat") as stat:
+                    pgid = int(stat.read().rsplit(")", 1)[1].split()[2])
+            except (OSError, ValueError, IndexError):
+                continue
+            if pgid == group:
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGKILL)
+                with contextlib.suppress(ChildProcessError):
+                    os.waitpid(pid, 0)
 
     def _finish(self, child: _RunningChild, *, announce: bool = True) -> None:
         _, status = os.waitpid(child.pid, 0)
@@ -408,9 +513,15 @@ class ForkServer:
             with contextlib.suppress(KeyError, ValueError):
                 self._poller.unregister(fd)
             os.close(fd)
+        if child.tasks_fd >= 0:
+            os.close(child.tasks_fd)
         self._children.pop(child.pidfd, None)
         self._by_events.pop(child.events_fd, None)
+        if child.task is None:
+            return  # a kept child that ended while idle owes no task a `done`
         done: dict[str, Any] = {"type": "done", "task": child.task}
+        if child.earlier_tasks:
+            done["earlier_tasks"] = child.earlier_tasks
         if os.WIFSIGNALED(status):
             done["signal"] = _signal_name(os.WTERMSIG(status))
         else:
@@ -444,6 +555,7 @@ class ForkServer:
         events_fd: int,
         cache_slot: int,
         fork_facts: tuple[float, int],
+        tasks_fd: int = -1,
     ) -> None:
         forked_at, threads_at_fork = fork_facts
         child_at = time.monotonic()
@@ -454,27 +566,75 @@ class ForkServer:
             os._exit(1)  # the worker died before the task began
         os.close(go_fd)
         # Only the worker talks to the supervisor; this child talks to the worker.
-        for fd in (self.channel.commands_fd, self.channel.events_fd, *self._children, *self._by_events):
+        others = [c.tasks_fd for c in self._children.values() if c.tasks_fd >= 0]
+        for fd in (
+            self.channel.commands_fd,
+            self.channel.events_fd,
+            *self._children,
+            *self._by_events,
+            *others,
+        ):
             with contextlib.suppress(OSError):
                 os.close(fd)
         self.channel = Channel(commands_fd=-1, events_fd=events_fd)
         os.set_inheritable(events_fd, False)
-        # Children that run at the same time compile into folders of their own: two processes
-        # building the same kernel in one folder can load a half-written library.
-        if CACHE_SLOT_ENV in os.environ:
-            os.environ["TORCHINDUCTOR_CACHE_DIR"] = os.path.join(
-                os.environ[CACHE_SLOT_ENV], f"child-{cache_slot}"
-            )
         os.dup2(log_fd, 1)
         os.dup2(log_fd, 2)
         sys.stdout.reconfigure(line_buffering=True)
         sys.stderr.reconfigure(line_buffering=True)
         signal.signal(signal.SIGINT, signal.default_int_handler)
         # A fatal signal leaves the Python stack in the task's log, and the child still dies by
-        # it. Its own descriptor: a probe may point fds 1 and 2 elsewhere while a case runs.
+        # it. Its own descriptor: a probe may point fds 1 and 2 elsewhere while a case runs. A
+        # kept child puts each later task's log on the same descriptor number.
         self._crash_log = os.fdopen(log_fd, "w")
         faulthandler.enable(file=self._crash_log)
+        worker_rss = child_state.resident_bytes(parent)
+        ran = 0
+        while True:
+            code, kept = self._run_in_child(task, case, paths, threads, cache_slot, tasks_fd, worker_rss, ran)
+            if TIMING_LOG_ENV in os.environ:
+                _log_timing(task, forked_at, child_at, self._running_at, time.monotonic(), threads_at_fork)
+            ran += 1
+            if kept:
+                order = _next_order(tasks_fd)
+                if order is not None:
+                    task, paths, threads = order["task"], order["paths"], order["threads"]
+                    case, cache_slot = self.cases[order["case"]], order["cache_slot"]
+                    forked_at = child_at = float(order.get("sent_at", time.monotonic()))
+                    threads_at_fork = 0
+                    replacement = os.open(order["log"], os.O_WRONLY | os.O_APPEND)
+                    for fd in (log_fd, 1, 2):
+                        os.dup2(replacement, fd)
+                    os.close(replacement)
+                    continue
+                code = 0  # the worker closed the pipe: no more tasks
+            try:
+                sys.stdout.flush()
+                sys.stderr.flush()
+            finally:
+                os._exit(code)
+
+    def _run_in_child(
+        self,
+        task: Any,
+        case: Any,
+        paths: list[str],
+        threads: int,
+        cache_slot: int,
+        tasks_fd: int,
+        worker_rss: int,
+        ran: int,
+    ) -> tuple[int, bool]:
+        """Runs one task in this child; returns its exit code and whether the child is kept for
+        another (it told the worker so either way)."""
+        # Children that run at the same time compile into folders of their own: two processes
+        # building the same kernel in one folder can load a half-written library.
+        if CACHE_SLOT_ENV in os.environ:
+            os.environ["TORCHINDUCTOR_CACHE_DIR"] = os.path.join(
+                os.environ[CACHE_SLOT_ENV], f"child-{cache_slot}"
+            )
         settings = self._cap_child_threads(threads)
+        before = child_state.ProcessState(_library_of(case)) if tasks_fd >= 0 else None
 
         def emit(message: dict[str, Any]) -> None:
             event = dict(message)
@@ -484,7 +644,7 @@ class ForkServer:
             self.channel.send(event)
 
         code = 0
-        running_at = time.monotonic()
+        self._running_at = time.monotonic()
         try:
             from capmap import probes
 
@@ -492,13 +652,15 @@ class ForkServer:
         except BaseException:  # noqa: BLE001 - whatever escapes is reported through the exit code
             traceback.print_exc()
             code = 1
-        if TIMING_LOG_ENV in os.environ:
-            _log_timing(task, forked_at, child_at, running_at, time.monotonic(), threads_at_fork)
-        try:
-            sys.stdout.flush()
-            sys.stderr.flush()
-        finally:
-            os._exit(code)
+        kept = False
+        if before is not None and code == 0:
+            reason = _why_not_keep(before, worker_rss, ran + 1)
+            kept = reason is None
+            if not kept:
+                print(f"capmap.worker: this child takes no further task: {reason}", flush=True)
+        if tasks_fd >= 0:
+            self.channel.send({"type": "finished", "task": task, "code": code, "kept": kept})
+        return code, kept
 
     def _cap_child_threads(self, threads: int) -> dict[str, Any]:
         """This child's share of threads: torch, OpenMP, inductor, ONNX Runtime (via settings)."""
@@ -512,6 +674,53 @@ class ForkServer:
         if inductor_config is not None:
             inductor_config.compile_threads = 1  # type: ignore[attr-defined]
         return dict(self.settings, threads=threads)
+
+
+def _library_of(case: Any) -> str | None:
+    """The top-level package the case's target comes from: its names are checked after a task."""
+    target = getattr(case.target, "factory", case.target)
+    module = getattr(target, "__module__", None) or getattr(type(target), "__module__", "") or ""
+    return module.split(".", 1)[0] or None
+
+
+def _why_not_keep(before: child_state.ProcessState, worker_rss: int, ran: int) -> str | None:
+    """Why this child must not take another task, or None when it may."""
+    # What the task built and compiled goes; the compiler's disk cache stays.
+    forget_built()
+    dynamo = sys.modules.get("torch._dynamo")
+    if dynamo is not None:
+        dynamo.reset()
+    if ran >= KEPT_CHILD_TASKS:
+        return f"it ran {ran} tasks"
+    changed = before.changes()
+    if changed:
+        shown = ", ".join(changed[:5]) + (" ..." if len(changed) > 5 else "")
+        return f"the task changed {shown}"
+    if child_state.has_child_processes():
+        return "the task left a process running"
+    grown = child_state.resident_bytes() - worker_rss
+    if grown > KEPT_CHILD_GROWTH:
+        return f"it holds {grown >> 20} MiB more than its worker"
+    return None
+
+
+def _next_order(tasks_fd: int) -> dict[str, Any] | None:
+    """Blocks until the worker sends this kept child its next task; None when it closes the pipe."""
+    data = b""
+    while not data.endswith(b"\n"):
+        chunk = os.read(tasks_fd, 1 << 16)
+        if not chunk:
+            return None
+        data += chunk
+    return json.loads(data)
+
+
+def _own_children() -> list[int]:
+    pids: list[int] = []
+    for tid in os.listdir("/proc/self/task"):
+        with contextlib.suppress(OSError), open(f"/proc/self/task/{tid}/children") as listing:
+            pids += [int(p) for p in listing.read().split()]
+    return pids
 
 
 def _parse_args(argv: list[str] | None) -> argparse.Namespace:

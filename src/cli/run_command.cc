@@ -41,6 +41,7 @@ struct RunCommandOptions {
   std::vector<std::string> registries;
   int jobs = 0;
   int workers = 1;
+  bool fresh_children = false;
   std::vector<std::string> only;
   std::string paths = "eager,onnx,export,compile";
   double timeout = 420;
@@ -161,6 +162,7 @@ void run_command(const RunCommandOptions& options, int& exit_code) {
       options.jobs > 0 ? options.jobs
                        : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   supervisor_options.workers = options.workers;
+  supervisor_options.reuse_children = !options.fresh_children;
   supervisor_options.python = locate_python();
   supervisor_options.registries = options.registries;
   supervisor_options.settings = {{"opset", options.opset}, {"export_strict", options.strict}};
@@ -332,6 +334,10 @@ void add_run_command(CLI::App& app, int& exit_code) {
                   "the import and compiler warm-up once (default 1)")
       ->capture_default_str()
       ->check(CLI::Range(1, 1024));
+  cmd->add_flag("--fresh-children", options->fresh_children,
+                "Fork a new child for every task. By default a child runs several tasks in a "
+                "row while each leaves no trace (torch's and the library's names, settings, "
+                "processes), which saves the fork and the re-warming of every task");
   cmd->add_option("--only", options->only,
                   "Run only cases whose name, name prefix or group matches (repeatable); a "
                   "pattern that matches nothing is an error")

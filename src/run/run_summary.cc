@@ -37,11 +37,12 @@ std::string format_figures_line(const RunFigures& figures) {
   return fmt::format(
       "summary: tasks={} records={} wall_s={:.2f} tasks_per_s={:.3f} workers={} "
       "fork_ms_median={:.1f} fork_ms_p90={:.1f} capmap_cpu_s={:.3f} capmap_cpu_percent={:.2f} "
-      "malformed_lines={} worker_restarts={} cases_ran={} cases_carried={}",
+      "malformed_lines={} worker_restarts={} fresh_reruns={} cases_ran={} cases_carried={}",
       s.tasks_finished, s.records_written, s.wall_seconds,
       static_cast<double>(s.tasks_finished) / wall, figures.workers, quantile(0.5), quantile(0.9),
       figures.supervisor_cpu_seconds, 100.0 * figures.supervisor_cpu_seconds / wall,
-      s.malformed_lines, s.worker_restarts, figures.cases_ran, figures.cases_carried);
+      s.malformed_lines, s.worker_restarts, s.fresh_reruns, figures.cases_ran,
+      figures.cases_carried);
 }
 
 double process_cpu_seconds() {

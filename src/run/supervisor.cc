@@ -197,7 +197,8 @@ void Supervisor::handle_event(size_t worker, WorkerEvent& event) {
       break;
     }
     case WorkerEventType::kDone:
-      finish_task(slot, Ending{event.signal, event.exit_code, event.log_tail, false});
+      finish_task(slot, Ending{event.signal, event.exit_code, event.log_tail, false,
+                               event.child_kept, event.earlier_tasks});
       break;
     default:
       break;
@@ -244,10 +245,34 @@ nlohmann::json Supervisor::engine_record(const RunningTask& running, const Endin
   return record;
 }
 
+bool Supervisor::rerun_in_fresh_child(WorkerSlot& slot, const Ending& ending) {
+  RunningTask& running = *slot.running;
+  // Only a death the case may not own: a crash or running out of memory in a
+  // child that ran other tasks first. A timeout costs its limit again, and a
+  // fresh child's verdict is final.
+  if (running.task.fresh || ending.earlier_tasks == 0 || ending.worker_died ||
+      running.kill == KillReason::kTimeout) {
+    return false;
+  }
+  std::vector<std::string> unrecorded;
+  for (const auto& path : running.task.paths) {
+    bool recorded = std::any_of(running.outcomes.begin(), running.outcomes.end(),
+                                [&](const auto& o) { return o.first == path; });
+    if (!recorded) unrecorded.push_back(path);
+  }
+  if (unrecorded.empty()) return false;
+  ++stats_.fresh_reruns;
+  store_->unmark_dispatched(run_key_, running.task.case_name, unrecorded);
+  requeue(Task{running.task.case_name, unrecorded, true});
+  slot.running.reset();
+  return true;
+}
+
 void Supervisor::finish_task(WorkerSlot& slot, const Ending& ending) {
   RunningTask& running = *slot.running;
-  // Whatever the case started goes with it.
-  if (running.child > 0) signal_process_group(running.child, SIGKILL);
+  // Whatever the case started goes with it (a kept child's worker ended it).
+  if (running.child > 0 && !ending.child_kept) signal_process_group(running.child, SIGKILL);
+  if (rerun_in_fresh_child(slot, ending)) return;
 
   std::vector<std::string> remaining;
   for (const auto& path : running.task.paths) {
@@ -280,7 +305,7 @@ void Supervisor::finish_task(WorkerSlot& slot, const Ending& ending) {
       // The dead child never reached these paths: their dispatch does not
       // count towards "dispatched twice without a record".
       store_->unmark_dispatched(run_key_, running.task.case_name, rest);
-      requeue(Task{running.task.case_name, rest});
+      requeue(Task{running.task.case_name, rest, running.task.fresh});
     }
   }
   ++stats_.tasks_finished;
@@ -305,7 +330,7 @@ void Supervisor::give_back(WorkerSlot& slot) {
   }
   if (!unrecorded.empty()) {
     store_->unmark_dispatched(run_key_, running.task.case_name, unrecorded);
-    requeue(Task{running.task.case_name, unrecorded});
+    requeue(Task{running.task.case_name, unrecorded, running.task.fresh});
   }
   slot.running.reset();
 }
@@ -365,7 +390,8 @@ void Supervisor::dispatch_idle_workers() {
                               {"task", next_task_id_},
                               {"case", task.case_name},
                               {"paths", task.paths},
-                              {"threads", 1}};
+                              {"threads", 1},
+                              {"reuse", options_.reuse_children && !task.fresh}};
     if (!worker.channel->send(command)) {
       // The worker is going away; poll() will see it and restart it.
       store_->unmark_dispatched(run_key_, task.case_name, task.paths);

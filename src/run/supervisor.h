@@ -42,6 +42,9 @@ struct SupervisorOptions {
   double timeout_seconds = 420;             // per path
   std::uint64_t memory_limit = 8ull << 30;  // RSS of a task's process group
   double kill_grace_seconds = 3;            // SIGTERM → SIGKILL
+  // Let a worker run several tasks in one child, in a row, while each leaves
+  // no trace (see "Kept children" in docs/DESIGN.md); off: a child per task.
+  bool reuse_children = true;
 };
 
 struct RunStats {
@@ -50,6 +53,7 @@ struct RunStats {
   size_t records_written = 0;
   size_t malformed_lines = 0;
   size_t worker_restarts = 0;
+  size_t fresh_reruns = 0;  // tasks run again in a fresh child after a kept one died
   std::vector<double> fork_latencies;  // seconds from sending a task to its child starting
   double wall_seconds = 0;
   int interrupt_exit_code = 0;  // 130 after Ctrl-C, else 0
@@ -108,6 +112,8 @@ class Supervisor {
     int exit_code = 0;
     std::string log_tail;
     bool worker_died = false;
+    bool child_kept = false;  // the child lives on: its process group stays
+    int earlier_tasks = 0;    // tasks the child ran before this one
   };
 
   void spawn(WorkerProcess& worker);
@@ -118,6 +124,8 @@ class Supervisor {
   void handle_event(size_t worker, WorkerEvent& event);
   void handle_worker_exit(size_t worker);
   void finish_task(WorkerSlot& slot, const Ending& ending);
+  // A kept child that died in a task gets the task again in a fresh child.
+  bool rerun_in_fresh_child(WorkerSlot& slot, const Ending& ending);
   // Puts a task's unrecorded paths back in the queue, uncounted: it was not to blame.
   void give_back(WorkerSlot& slot);
   pid_t worker_pid(const WorkerSlot& slot) const;

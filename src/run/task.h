@@ -9,6 +9,9 @@ namespace capmap {
 struct Task {
   std::string case_name;
   std::vector<std::string> paths;
+  // Run in a newly forked child, never in one kept from earlier tasks: the
+  // rerun of a task whose kept child died, so the death is the case's own.
+  bool fresh = false;
 };
 
 }  // namespace capmap

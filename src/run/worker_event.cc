@@ -77,6 +77,10 @@ ParsedLine parse_worker_line(std::string_view line) {
     if (!has_exit && !has_signal) return missing("exit or signal");
     event.exit_code = static_cast<int>(exit_code);
     get_string(j, "log_tail", event.log_tail);
+    auto kept = j.find("kept");
+    event.child_kept = kept != j.end() && kept->is_boolean() && kept->get<bool>();
+    std::int64_t earlier = 0;
+    if (get_int(j, "earlier_tasks", earlier)) event.earlier_tasks = static_cast<int>(earlier);
   } else {
     return MalformedLine{fmt::format("unknown message type \"{}\"", type)};
   }

@@ -20,6 +20,8 @@ struct WorkerEvent {
   std::string signal;      // done: "SIGSEGV" when the child died by a signal
   int exit_code = 0;       // done: exit status when it did not
   std::string log_tail;    // done
+  bool child_kept = false;  // done: the child lives on, idle, for a later task
+  int earlier_tasks = 0;    // done: tasks the child ran before this one
   nlohmann::json body;     // the whole message (hello: inventory; record: RECORD)
 };
 

@@ -223,8 +223,6 @@ def _constructor_lines(target: Deferred) -> tuple[list[str], list[str]] | None:
     return lines, _imports_for(factory)
 
 
-
-
 # ---- how the capture paths see the case ------------------------------------------------------
 
 

@@ -1,0 +1,148 @@
+"""What a kept child checks after each task before it takes another.
+
+A worker's child may run several tasks in a row (saving a fork, the re-warming of a fresh
+process and its exit), but only while each task leaves the process as it found it. A case that
+rebinds a name of torch or of the probed library, changes a global setting of torch, the
+compiler's configuration, the environment, the working folder or `sys.path`, leaves a process
+behind, or grows the child too much, ends the child: the next task gets a fresh one. Names that
+appear during a task (a submodule imported lazily) are not a change.
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+import sys
+import warnings
+from typing import Any
+
+# The module objects whose names a case might rebind (`torch.add = ...`).
+_TORCH_SPACES = (
+    "torch",
+    "torch.nn",
+    "torch.nn.functional",
+    "torch.linalg",
+    "torch.fft",
+    "torch.special",
+)
+# Variables the worker sets for each task itself.
+_PER_TASK_ENV = ("TORCHINDUCTOR_CACHE_DIR", "OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS")
+_PER_TASK_ENV_PREFIX = "CAPMAP_"
+
+
+def _names(namespace: dict[str, Any]) -> dict[str, int]:
+    return {name: id(value) for name, value in list(namespace.items())}
+
+
+def _settings() -> tuple[Any, ...]:
+    import torch
+
+    return (
+        torch.get_default_dtype(),
+        torch.is_grad_enabled(),
+        torch.is_inference_mode_enabled(),
+        torch.are_deterministic_algorithms_enabled(),
+        torch.is_anomaly_enabled(),
+        torch.get_default_device(),
+    )
+
+
+def _compiler_config() -> dict[str, dict[str, Any]]:
+    """The dynamo and inductor settings, loaded lazily by the probes: compared once a task has
+    loaded them. Values as they are (containers copied, so a change in place shows): a deep
+    copy would make objects that compare by identity differ every time."""
+    configs: dict[str, dict[str, Any]] = {}
+    for name in ("torch._dynamo.config", "torch._inductor.config"):
+        module = sys.modules.get(name)
+        keys = getattr(module, "get_config_copy", None)
+        if keys is None:
+            continue
+        values: dict[str, Any] = {}
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # reading a deprecated setting warns
+            for key in keys():
+                value = getattr(module, key, None)
+                values[key] = copy.copy(value) if isinstance(value, (list, dict, set)) else value
+        configs[name] = values
+    return configs
+
+
+def _same(a: Any, b: Any) -> bool:
+    if a is b:
+        return True
+    try:
+        return bool(a == b)
+    except Exception:  # noqa: BLE001 - values that can't be compared are the same only if identical
+        return False
+
+
+def _environment() -> dict[str, str]:
+    return {
+        k: v
+        for k, v in os.environ.items()
+        if k not in _PER_TASK_ENV and not k.startswith(_PER_TASK_ENV_PREFIX)
+    }
+
+
+class ProcessState:
+    """A snapshot taken before a task; `changes()` lists what the task altered."""
+
+    def __init__(self, library: str | None) -> None:
+        self.library = library
+        self.spaces = self._spaces()
+        self.settings = _settings()
+        self.config = _compiler_config()
+        self.environment = _environment()
+        self.cwd = os.getcwd()
+        self.path = list(sys.path)
+
+    def _spaces(self) -> dict[str, dict[str, int]]:
+        spaces = {name: _names(vars(sys.modules[name])) for name in _TORCH_SPACES if name in sys.modules}
+        import torch
+
+        spaces["torch.Tensor"] = _names(dict(vars(torch.Tensor)))
+        spaces["torch.nn.Module"] = _names(dict(vars(torch.nn.Module)))
+        if self.library and self.library != "torch":
+            prefix = self.library + "."
+            for name, module in list(sys.modules.items()):
+                if module is not None and (name == self.library or name.startswith(prefix)):
+                    spaces[name] = _names(vars(module))
+        return spaces
+
+    def changes(self) -> list[str]:
+        found: list[str] = []
+        after = self._spaces()
+        for space, names in self.spaces.items():
+            now = after.get(space, {})
+            for name, ident in names.items():
+                if now.get(name) != ident:
+                    found.append(f"{space}.{name}")
+        if _settings() != self.settings:
+            found.append("torch's global settings")
+        for name, values in _compiler_config().items():
+            before = self.config.get(name, {})
+            found += [f"{name}.{k}" for k, v in values.items() if k in before and not _same(before[k], v)]
+        if _environment() != self.environment:
+            found.append("os.environ")
+        if os.getcwd() != self.cwd:
+            found.append("the working folder")
+        if sys.path != self.path:
+            found.append("sys.path")
+        return found
+
+
+def has_child_processes() -> bool:
+    """Whether this process has children of its own (a case's leftover process)."""
+    for tid in os.listdir("/proc/self/task"):
+        try:
+            with open(f"/proc/self/task/{tid}/children") as listing:
+                if listing.read().strip():
+                    return True
+        except OSError:
+            continue
+    return False
+
+
+def resident_bytes(pid: int | str = "self") -> int:
+    with open(f"/proc/{pid}/statm") as statm:
+        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
