@@ -47,8 +47,10 @@ TIMING_LOG_ENV = "CAPMAP_TIMING_LOG"
 NO_WARM_UP_ENV = "CAPMAP_NO_WARM_UP"
 # The worker's compile cache folder; each concurrent child compiles in a folder of its own in it.
 CACHE_SLOT_ENV = "CAPMAP_CACHE_SLOT"
-# Compile cache sub-folders per worker: operators spread over them by name.
-CACHE_FOLDERS = 8
+# Compile cache sub-folders per worker: operators spread over them by name. Many, so that two
+# children running at once rarely want the same one (the loser compiles elsewhere, and a later
+# run may not find those kernels).
+CACHE_FOLDERS = 32
 # A kept child takes at most this many tasks, and none once it has grown this much beyond its
 # worker: past that, a fresh fork is cheaper than what the child carries.
 KEPT_CHILD_TASKS = 64
@@ -421,13 +423,17 @@ class ForkServer:
     def _cache_slot(self, operator: str) -> int:
         """The compile cache sub-folder of a new child: stable per operator, never shared.
 
-        The same operator (all its variants) compiles into the same folder run after run, so a
-        later run finds its kernels; a folder another running child holds is never given out.
+        The same operator (all its variants, and its function and module forms) compiles into
+        the same folder run after run, so a later run finds its kernels; a folder another
+        running child holds is never given out.
         """
         used = {c.cache_slot for c in self._children.values() if c.task is not None}
-        preferred = zlib.crc32(operator.encode()) % CACHE_FOLDERS
-        if preferred not in used:
-            return preferred
+        # The family's folder; when a sibling holds it (a function and its module form often
+        # run side by side), the operator's own, so the next run's choice is the same again.
+        for name in (_family(operator), operator):
+            preferred = zlib.crc32(name.encode()) % CACHE_FOLDERS
+            if preferred not in used:
+                return preferred
         return next(i for i in range(CACHE_FOLDERS + len(used)) if i not in used)
 
     def _relay(self, child: _RunningChild, *, final: bool = False) -> None:
@@ -674,6 +680,12 @@ class ForkServer:
         if inductor_config is not None:
             inductor_config.compile_threads = 1  # type: ignore[attr-defined]
         return dict(self.settings, threads=threads)
+
+
+def _family(operator: str) -> str:
+    """An operator's name without case and separators: a function and its module form
+    (`rgb_to_hsv`, `RgbToHsv`) compile the same kernels, so they share a cache folder."""
+    return "".join(ch for ch in operator.lower() if ch.isalnum())
 
 
 def _library_of(case: Any) -> str | None:
