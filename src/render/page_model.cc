@@ -243,7 +243,8 @@ bool is_pass_status(const std::string& s) {
 }
 
 bool is_failure_status(const std::string& s) {
-  return s == "fail" || s == "mismatch" || s == "crashed" || s == "timeout" || s == "oom";
+  return s == "fail" || s == "mismatch" || s == "specialized" || s == "crashed" || s == "timeout" ||
+         s == "oom";
 }
 
 std::string section_title(const CaseSection& section) {

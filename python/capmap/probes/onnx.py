@@ -111,25 +111,9 @@ def probe(ctx: ProbeContext) -> dict[str, Any]:
         record["strategy"] = _STRATEGIES.get(name, name) if name else "unknown"
         record["shared_trace"] = False
 
-    proto = program.model_proto
-    record["op_types"] = sorted(op_types(proto))
-    record["size_kb"] = round(proto.ByteSize() / 1024, 1)
-
-    watch = Stopwatch()
-    try:
-        onnx.checker.check_model(proto, full_check=True)
-    except Exception as exc:  # noqa: BLE001
-        stages["checker"] = watch.seconds()
-        return {"status": "checker-fail", **record, **ctx.error_fields(exc)}
-    stages["checker"] = watch.seconds()
-
-    watch = Stopwatch()
-    try:
-        session = ort_session(ctx, proto)
-    except Exception as exc:  # noqa: BLE001
-        stages["ort_load"] = watch.seconds()
-        return {"status": "ort-load-fail", **record, **ctx.error_fields(exc)}
-    stages["ort_load"] = watch.seconds()
+    session, failure = load_checked(ctx, program.model_proto, record, stages)
+    if failure is not None:
+        return failure
 
     watch = Stopwatch()
     try:
@@ -144,6 +128,30 @@ def probe(ctx: ProbeContext) -> dict[str, Any]:
     if not result.agrees:
         return {"status": "mismatch", **record, "message": result.detail}
     return {"status": "ok" if ctx.case.check else "ok-unverified", **record}
+
+
+def load_checked(
+    ctx: ProbeContext, proto: Any, record: dict[str, Any], stages: dict[str, float]
+) -> tuple[Any, dict[str, Any] | None]:
+    """Notes the model's operators and size, checks it, loads it in ONNX Runtime: the session,
+    or the record of the stage that failed."""
+    record["op_types"] = sorted(op_types(proto))
+    record["size_kb"] = round(proto.ByteSize() / 1024, 1)
+    watch = Stopwatch()
+    try:
+        onnx.checker.check_model(proto, full_check=True)
+    except Exception as exc:  # noqa: BLE001
+        stages["checker"] = watch.seconds()
+        return None, {"status": "checker-fail", **record, **ctx.error_fields(exc)}
+    stages["checker"] = watch.seconds()
+    watch = Stopwatch()
+    try:
+        session = ort_session(ctx, proto)
+    except Exception as exc:  # noqa: BLE001
+        stages["ort_load"] = watch.seconds()
+        return None, {"status": "ort-load-fail", **record, **ctx.error_fields(exc)}
+    stages["ort_load"] = watch.seconds()
+    return session, None
 
 
 def ort_session(ctx: ProbeContext, proto: Any) -> Any:

@@ -280,6 +280,21 @@ def inductor_failure() -> None:
 
 inductor_failure()
 
+
+def batch_of_two_only(a: torch.Tensor) -> torch.Tensor:
+    return a * 2.0 if a.shape[0] == 2 else a
+
+
+def dynamic_constraint_violation() -> None:
+    # A dim marked Dim.DYNAMIC that the code branches on: export refuses to keep it dynamic.
+    dims = (({0: torch.export.Dim.DYNAMIC},),)  # Wrap.forward(*args): one entry, for args
+    module, args = Wrap(batch_of_two_only), (torch.randn(2, 3),)
+    exc = capture(lambda: torch.export.export(module, args, dynamic_shapes=dims))
+    add("export-dynamic-constraint", "export-dynamic", "fail", "dynamic-shape", exc)
+
+
+dynamic_constraint_violation()
+
 # Engine records: the messages the supervisor writes itself (src/run/supervisor.cc,
 # src/run/task_planner.cc).
 add("crash", "onnx", "crashed", "crash", message="the child process died from SIGSEGV during the onnx path")
