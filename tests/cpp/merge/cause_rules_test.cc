@@ -95,6 +95,18 @@ TEST(CauseRules, DynamicShapeCausesNameThePinnedSize) {
             "Export refuses to keep L['args'][0].size()[0] dynamic: the code specializes it");
 }
 
+TEST(CauseRules, AnAotiPackageThatCannotBeBuiltIsTheCompilersFailure) {
+  CauseRules rules = CauseRules::load({});
+  for (const auto& e : examples()) {
+    if (e["scenario"] != "aoti-no-compiler") continue;
+    Cause cause = classify(rules, e);
+    EXPECT_EQ(cause.text, "Inductor's generated C++ failed to build");
+    EXPECT_EQ(cause.category, "torch-bug");
+    return;
+  }
+  FAIL() << "no aoti-no-compiler example";
+}
+
 TEST(CauseRules, UnknownAtenNameFallsBackToTorchOps) {
   CauseRules rules;
   rules.add_file(
