@@ -745,6 +745,7 @@ def _parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def _hello(reg: Any, *, with_coverage: bool) -> dict[str, Any]:
     from capmap import environment, registry
+    from capmap.probes import catalog
 
     first_file = next((Path(m.__file__) for m in reg.modules if getattr(m, "__file__", None)), None)
     return {
@@ -755,6 +756,7 @@ def _hello(reg: Any, *, with_coverage: bool) -> dict[str, Any]:
         "cases": registry.inventory(reg),
         "excludes": [{"name": e.name, "reason": e.reason, "where": e.where} for e in reg.excludes],
         "coverage": _coverage_figure(reg) if with_coverage else None,
+        "paths": catalog.announce(),
     }
 
 

@@ -91,8 +91,9 @@ void add_causes_command(CLI::App& app, int& exit_code) {
     if (!args->snapshot.empty()) {
       if (!args->stores.empty()) throw UserError("causes: give a snapshot or --store, not both");
       nlohmann::json snapshot = load_snapshot(args->snapshot);
+      auto path_infos = snapshot_path_infos(snapshot);
       cases = std::move(snapshot["cases"]);
-      classify_paths(cases, CauseRules::load(args->rules));
+      classify_paths(cases, CauseRules::load(args->rules), path_infos);
     } else {
       MergeOptions options;
       if (args->stores.empty()) args->stores.push_back("capmap-results/results.db");

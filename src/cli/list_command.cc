@@ -12,6 +12,7 @@
 #include "common/user_error.h"
 #include "run/process_control.h"
 #include "run/python_locator.h"
+#include "run/run_paths.h"
 #include "run/worker_event.h"
 
 namespace capmap {
@@ -21,6 +22,7 @@ namespace {
 struct ListOptions {
   std::vector<std::string> registries;
   bool json = false;
+  bool paths = false;
 };
 
 // Asks a worker for the inventory: its `hello`, or the registry's error.
@@ -47,8 +49,36 @@ nlohmann::json load_inventory(const std::vector<std::string>& registries) {
                   argv[0], exit_code));
 }
 
+// One line per path the worker's probes package holds, in the page's order.
+std::string format_paths(const std::vector<PathInfo>& paths) {
+  size_t name_width = 4;
+  for (const auto& p : paths) name_width = std::max(name_width, p.name.size());
+  std::string out;
+  for (const auto& p : paths) {
+    std::string notes;
+    if (p.reference) notes += " (the reference)";
+    if (p.is_default) notes += " [default]";
+    if (!p.builds_on.empty()) {
+      std::string on;
+      for (const auto& b : p.builds_on) on += (on.empty() ? "" : ", ") + b;
+      notes += " [builds on " + on + "]";
+    }
+    out += fmt::format("{:<{}}  {}: {}{}\n", p.name, name_width, p.label, p.description, notes);
+  }
+  return out;
+}
+
 void list_command(const ListOptions& options) {
   auto hello = load_inventory(options.registries);
+  if (options.paths) {
+    auto paths = announced_paths(hello);
+    if (options.json) {
+      std::puts(path_info_list_json(paths).dump(2).c_str());
+    } else {
+      std::fputs(format_paths(paths).c_str(), stdout);
+    }
+    return;
+  }
   const auto& cases = hello.at("cases");
   if (options.json) {
     nlohmann::json inventory = {{"library", hello.value("library", nlohmann::json::object())},
@@ -90,6 +120,9 @@ void add_list_command(CLI::App& app, int& exit_code) {
                   "(default: the bundled Kornia registry)");
   cmd->add_flag("--json", options->json,
                 "Print the inventory as JSON: {\"library\", \"cases\", \"excludes\"}");
+  cmd->add_flag("--paths", options->paths,
+                "Print the capture paths instead of the cases, one line each (name, label, what "
+                "it does; [default] when `capmap run` probes it without --paths)");
   cmd->callback([options, &exit_code] {
     list_command(*options);
     exit_code = 0;

@@ -23,6 +23,7 @@
 #include "run/interrupt_watcher.h"
 #include "run/progress_display.h"
 #include "run/python_locator.h"
+#include "run/run_paths.h"
 #include "run/run_summary.h"
 #include "run/scheduler.h"
 #include "run/shard.h"
@@ -35,15 +36,13 @@ namespace capmap {
 
 namespace {
 
-const std::vector<std::string> kKnownPaths = {"eager", "onnx", "export", "compile"};
-
 struct RunCommandOptions {
   std::vector<std::string> registries;
   int jobs = 0;
   int workers = 1;
   bool fresh_children = false;
   std::vector<std::string> only;
-  std::string paths = "eager,onnx,export,compile";
+  std::string paths;  // empty: the paths the worker announces as default
   double timeout = 420;
   std::string memory_limit = "8G";
   std::string store = "capmap-results/results.db";
@@ -61,25 +60,6 @@ struct RunCommandOptions {
   std::string changed_since;
   std::string baseline;
 };
-
-std::vector<std::string> parse_paths(const std::string& text) {
-  std::vector<std::string> paths;
-  size_t start = 0;
-  while (start <= text.size()) {
-    size_t comma = text.find(',', start);
-    std::string path = text.substr(start, comma == std::string::npos ? comma : comma - start);
-    if (std::find(kKnownPaths.begin(), kKnownPaths.end(), path) == kKnownPaths.end()) {
-      throw UserError(
-          fmt::format("--paths '{}': unknown path '{}' (known: eager, onnx, export, "
-                      "compile)",
-                      text, path));
-    }
-    if (std::find(paths.begin(), paths.end(), path) == paths.end()) paths.push_back(path);
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
-  return paths;
-}
 
 std::string cpu_model() {
   std::ifstream cpuinfo("/proc/cpuinfo");
@@ -150,7 +130,7 @@ std::optional<nlohmann::json> previous_snapshot(const std::filesystem::path& sto
 
 void run_command(const RunCommandOptions& options, int& exit_code) {
   // Check everything the user typed before any process starts.
-  auto paths = parse_paths(options.paths);
+  const auto requested_paths = split_path_list(options.paths);
   CaseFilter filter;
   filter.only = options.only;
   filter.tags = options.tags;
@@ -168,7 +148,6 @@ void run_command(const RunCommandOptions& options, int& exit_code) {
   supervisor_options.settings = {{"opset", options.opset}, {"export_strict", options.strict}};
   // Written only when off, so that runs with the default keep their run keys.
   if (options.no_flatten) supervisor_options.settings["flatten"] = false;
-  supervisor_options.warm_up_paths = paths;
   std::filesystem::path store_path = options.store;
   ResultStore::check_existing(store_path);
   const bool by_change = !options.changed.empty() || !options.changed_since.empty();
@@ -194,6 +173,11 @@ void run_command(const RunCommandOptions& options, int& exit_code) {
     exit_code = interrupts.exit_code();
     return;
   }
+
+  // Any path the worker's probes package announces; the warm-up readies those the run probes.
+  const auto announced = announced_paths(*hello);
+  const auto paths = choose_run_paths(requested_paths, announced);
+  supervisor.set_warm_up_paths(paths);
 
   const auto& inventory = hello->at("cases");
   // The bundled default surveys its quick tier unless told otherwise.
@@ -249,6 +233,7 @@ void run_command(const RunCommandOptions& options, int& exit_code) {
               {"cpu", cpu_model()},
               {"cores", std::thread::hardware_concurrency()},
               {"coverage", hello->value("coverage", nlohmann::json())},
+              {"path_info", path_info_list_json(announced)},
               // What `capmap repro` loads the cases from (not part of the run key).
               {"registries", registry_specs(options.registries)}};
   run.cases = asked;
@@ -343,8 +328,8 @@ void add_run_command(CLI::App& app, int& exit_code) {
                   "pattern that matches nothing is an error")
       ->allow_extra_args(false);
   cmd->add_option("--paths", options->paths,
-                  "Comma-separated paths to probe, from eager,onnx,export,compile")
-      ->capture_default_str();
+                  "Comma-separated paths to probe: any that `capmap list --paths` prints (default: "
+                  "those it marks default: eager,onnx,export,compile)");
   cmd->add_option("--timeout", options->timeout, "Time limit per path in seconds")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <map>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -78,6 +80,29 @@ std::string summary(const SnapshotDiff& diff) {
   }
   for (char& ch : out) {
     if (ch == '_') ch = ' ';
+  }
+  return out;
+}
+
+// Regressions and fixes of each path, paths by name: which capture path a change moved.
+std::map<std::string, std::pair<std::size_t, std::size_t>> per_path(const SnapshotDiff& diff) {
+  std::map<std::string, std::pair<std::size_t, std::size_t>> counts;
+  for (const auto& c : diff.changes) {
+    if (c.kind == ChangeKind::kRegression) ++counts[c.path].first;
+    if (c.kind == ChangeKind::kFix) ++counts[c.path].second;
+  }
+  return counts;
+}
+
+// "By path: export-dynamic 1 regression; onnx 2 fixes", or empty when neither happened.
+std::string by_path_line(const SnapshotDiff& diff) {
+  std::string out;
+  for (const auto& [path, n] : per_path(diff)) {
+    std::vector<std::string> parts;
+    if (n.first) parts.push_back(fmt::format("{} regression{}", n.first, n.first == 1 ? "" : "s"));
+    if (n.second) parts.push_back(fmt::format("{} fix{}", n.second, n.second == 1 ? "" : "es"));
+    out += fmt::format("{}{} {}", out.empty() ? "By path: " : "; ", path,
+                       parts.size() == 2 ? parts[0] + ", " + parts[1] : parts[0]);
   }
   return out;
 }
@@ -166,12 +191,14 @@ std::string diff_as_text(const SnapshotDiff& diff) {
       }
     }
   }
+  if (auto line = by_path_line(diff); !line.empty()) out += line + "\n";
   out += fmt::format("Summary: {}\n", summary(diff));
   return out;
 }
 
 std::string diff_as_markdown(const SnapshotDiff& diff) {
   std::string out = "### " + verdict(diff) + "\n";
+  if (auto line = by_path_line(diff); !line.empty()) out += "\n" + line + "\n";
   if (!diff.selection_note.empty()) out += "\n> Note: " + cell(diff.selection_note) + "\n";
   if (diff.new_carried > 0) {
     out += fmt::format(
@@ -248,6 +275,11 @@ nlohmann::json diff_as_json(const SnapshotDiff& diff) {
     out[section.json_key] = std::move(items);
   }
   out["counts"] = std::move(counts);
+  nlohmann::json by_path = nlohmann::json::object();
+  for (const auto& [path, n] : per_path(diff)) {
+    by_path[path] = {{"regressions", n.first}, {"fixes", n.second}};
+  }
+  out["by_path"] = std::move(by_path);
   return out;
 }
 

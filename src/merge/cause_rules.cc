@@ -59,6 +59,7 @@ const std::vector<std::string>& cause_categories() {
   static const std::vector<std::string> categories{"missing-onnx-lowering",
                                                    "data-dependent",
                                                    "control-flow",
+                                                   "dynamic-shape",
                                                    "unsupported-python",
                                                    "random-generator",
                                                    "mutation",

@@ -10,8 +10,8 @@ namespace capmap {
 namespace {
 
 bool is_failure(const std::string& page_status) {
-  return page_status == "fail" || page_status == "mismatch" || page_status == "crashed" ||
-         page_status == "timeout" || page_status == "oom";
+  return page_status == "fail" || page_status == "mismatch" || page_status == "specialized" ||
+         page_status == "crashed" || page_status == "timeout" || page_status == "oom";
 }
 
 void count_unclassified(std::map<std::string, UnclassifiedGroup>& groups, const std::string& name,

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "common/atomic_file.h"
+#include "common/path_info.h"
 #include "common/user_error.h"
 #include "merge/baseline.h"
 #include "merge/cause_rules.h"
@@ -25,20 +26,8 @@ namespace {
 
 constexpr std::size_t kNamedExamples = 5;
 
-// eager first, then the capture paths in the order the page shows them.
-int path_rank(const std::string& path) {
-  static const std::vector<std::string> order{"eager", "onnx", "export", "compile"};
-  auto it = std::find(order.begin(), order.end(), path);
-  return it != order.end() ? static_cast<int>(it - order.begin()) : static_cast<int>(order.size());
-}
-
 void add_path(std::vector<std::string>& paths, const std::string& path) {
-  if (std::find(paths.begin(), paths.end(), path) != paths.end()) return;
-  paths.push_back(path);
-  std::stable_sort(paths.begin(), paths.end(), [](const std::string& a, const std::string& b) {
-    int ra = path_rank(a), rb = path_rank(b);
-    return ra != rb ? ra < rb : a < b;
-  });
+  if (std::find(paths.begin(), paths.end(), path) == paths.end()) paths.push_back(path);
 }
 
 std::string join_examples(const std::vector<std::string>& items, std::size_t total) {
@@ -135,6 +124,11 @@ MergedSnapshot build_snapshot(const MergeOptions& options) {
   }
   const std::string key = chosen->run_key;
   const nlohmann::json run_info = chosen->info;
+  // The paths as the worker's plug-ins described them; none in stores from before.
+  const bool described = run_info.contains("path_info");
+  const std::vector<PathInfo> path_infos =
+      described ? read_path_infos(run_info["path_info"], chosen->run_key + " runs.info")
+                : std::vector<PathInfo>{};
   std::optional<Baseline> baseline;
   if (options.baseline) baseline.emplace(*options.baseline);
 
@@ -249,6 +243,8 @@ MergedSnapshot build_snapshot(const MergeOptions& options) {
       records[rec.case_name].emplace(rec.path, std::move(rec.record));
     });
   }
+  // eager first, then the capture paths in the order the page shows them.
+  sort_paths(paths, path_infos);
   if (overlap_count) {
     merged.problems.push_back(
         fmt::format("shards overlap: {} case × path records are in more than one store ({})",
@@ -306,7 +302,7 @@ MergedSnapshot build_snapshot(const MergeOptions& options) {
           baseline->name(), baseline_difference));
     }
   }
-  classify_paths(case_list, rules);
+  classify_paths(case_list, rules, path_infos);
 
   nlohmann::json excluded = nlohmann::json::array();
   for (auto& [name, info] : excludes) excluded.push_back(std::move(info));
@@ -329,6 +325,11 @@ MergedSnapshot build_snapshot(const MergeOptions& options) {
       {"coverage", run_info.value("coverage", nlohmann::json())},
       {"selection", nlohmann::json()},
   };
+  if (described) {
+    nlohmann::json info = nlohmann::json::object();
+    for (const auto& path : paths) info[path] = path_info_json(describe_path(path_infos, path));
+    header["path_info"] = std::move(info);
+  }
   if (selections) {
     RunSelection selection = combine_selections(*selections);
     selection.cases = static_cast<long long>(case_list.size());

@@ -6,11 +6,12 @@
 namespace capmap {
 
 std::string page_status(std::string_view raw_status) {
-  static constexpr std::array<std::pair<std::string_view, std::string_view>, 17> kMapping{{
+  static constexpr std::array<std::pair<std::string_view, std::string_view>, 18> kMapping{{
       {"ok", "ok"},
       {"ok-breaks", "ok-breaks"},
       {"ok-unverified", "ok-unverified"},
       {"mismatch", "mismatch"},
+      {"specialized", "specialized"},  // dynamic shapes: exported, but some size was pinned
       {"fail", "fail"},
       {"export-fail", "fail"},
       {"checker-fail", "fail"},

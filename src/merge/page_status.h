@@ -6,7 +6,7 @@
 
 namespace capmap {
 
-// ok | ok-breaks | ok-unverified | mismatch | fail | crashed | timeout | oom | n/a.
+// ok | ok-breaks | ok-unverified | mismatch | specialized | fail | crashed | timeout | oom | n/a.
 // Unknown raw statuses count as fail so that nothing new is ever shown as supported.
 std::string page_status(std::string_view raw_status);
 

@@ -26,16 +26,34 @@ void classify_breaks(nlohmann::json& record, const std::string& path, const std:
   }
 }
 
+std::string shown_status(const std::vector<PathInfo>& paths, const std::string& path,
+                         const std::string& status) {
+  for (const PathInfo& info : paths) {
+    if (info.name != path) continue;
+    if (auto it = info.statuses.find(status); it != info.statuses.end()) return it->second;
+  }
+  return page_status(status);
+}
+
 }  // namespace
 
-void classify_paths(nlohmann::json& cases, const CauseRules& rules) {
+std::vector<PathInfo> snapshot_path_infos(const nlohmann::json& snapshot) {
+  auto header = snapshot.find("header");
+  if (header == snapshot.end() || !header->is_object()) return {};
+  auto info = header->find("path_info");
+  return info == header->end() ? std::vector<PathInfo>{}
+                               : read_path_infos(*info, "snapshot header 'path_info'");
+}
+
+void classify_paths(nlohmann::json& cases, const CauseRules& rules,
+                    const std::vector<PathInfo>& path_infos) {
   for (auto& entry : cases) {
     auto paths = entry.find("paths");
     if (paths == entry.end() || !paths->is_object()) continue;
     for (auto& [path, record] : paths->items()) {
       if (!record.is_object()) continue;
       std::string status = text_field(record, "status");
-      std::string shown = page_status(status);
+      std::string shown = shown_status(path_infos, path, status);
       record["page_status"] = shown;
       classify_breaks(record, path, status, rules);
       record.erase("cause");

@@ -5,6 +5,7 @@
 #include <string_view>
 #include <utility>
 
+#include "common/path_info.h"
 #include "common/user_error.h"
 #include "run/run_selection.h"
 
@@ -22,11 +23,11 @@ std::string text_field(const json& object, const char* key, const std::string& w
   throw UserError(where + ": field '" + key + "' should be a string");
 }
 
-PagePath describe_path(const std::string& id) {
-  if (id == "onnx") return {id, "ONNX", "ONNX"};
-  if (id == "export") return {id, "torch.export", "export"};
-  if (id == "compile") return {id, "torch.compile", "compile"};
-  return {id, id, id};
+// Labels as the path's plug-in gave them (header `path_info`), else the
+// built-in ones of the first four paths, else the name.
+PagePath page_path(const std::vector<PathInfo>& described, const std::string& id) {
+  PathInfo info = describe_path(described, id);
+  return {id, info.label, info.short_label};
 }
 
 // "kornia/geometry/foo.py:123 in fn" -> {"kornia/geometry/foo.py", "123"}.
@@ -101,14 +102,19 @@ PageHeader read_header(const json& header) {
 
 std::vector<PagePath> read_paths(const json& header) {
   std::vector<PagePath> paths;
+  std::vector<PathInfo> described;
+  if (auto info = header.find("path_info"); info != header.end()) {
+    described = read_path_infos(*info, "snapshot header 'path_info'");
+  }
   auto it = header.find("paths");
   if (it == header.end() || !it->is_array()) {
-    for (const char* id : {"onnx", "export", "compile"}) paths.push_back(describe_path(id));
+    for (const char* id : {"onnx", "export", "compile"}) paths.push_back(page_path(described, id));
     return paths;
   }
   for (const json& p : *it) {
     if (!p.is_string()) throw UserError("snapshot header: 'paths' should list path names");
-    if (p != "eager") paths.push_back(describe_path(p.get<std::string>()));
+    if (describe_path(described, p.get<std::string>()).reference) continue;
+    paths.push_back(page_path(described, p.get<std::string>()));
   }
   return paths;
 }
@@ -187,10 +193,9 @@ CaseRow read_case(const json& c, std::size_t index, const std::vector<PagePath>&
     if (!it->is_object()) throw UserError(where + ": path '" + path.id + "' should be an object");
     std::string status = text_field(*it, "page_status", where + " path " + path.id);
     row.statuses.push_back(status.empty() ? "n/a" : status);
-    if (path.id == "compile") {
-      if (auto gb = it->find("graph_breaks"); gb != it->end() && gb->is_number_integer()) {
-        row.graph_breaks = gb->get<long long>();
-      }
+    // Whichever path counts graph breaks (compile) gives the case's figure.
+    if (auto gb = it->find("graph_breaks"); gb != it->end() && gb->is_number_integer()) {
+      row.graph_breaks = std::max(row.graph_breaks.value_or(0), gb->get<long long>());
     }
     if (auto r = it->find("reproduced"); r != it->end() && r->is_boolean()) {
       const std::string path_where = where + " path " + path.id;
@@ -238,7 +243,8 @@ bool is_pass_status(const std::string& s) {
 }
 
 bool is_failure_status(const std::string& s) {
-  return s == "fail" || s == "mismatch" || s == "crashed" || s == "timeout" || s == "oom";
+  return s == "fail" || s == "mismatch" || s == "specialized" || s == "crashed" || s == "timeout" ||
+         s == "oom";
 }
 
 std::string section_title(const CaseSection& section) {

@@ -40,6 +40,7 @@ const std::vector<std::pair<std::string, std::string>>& status_legend() {
       {"ok-unverified", "captured and ran; outputs not compared (random or not comparable)"},
       {"ok-breaks", "torch.compile works but splits the graph at graph breaks"},
       {"mismatch", "captured, but the outputs differ from eager beyond tolerance"},
+      {"specialized", "captured with dynamic shapes, but a dimension meant to vary was pinned"},
       {"fail", "capture or running the captured graph failed"},
       {"crashed", "the process died (signal or abnormal exit)"},
       {"timeout", "did not finish within the time limit"},

@@ -16,6 +16,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "run/interrupt_watcher.h"
@@ -70,6 +71,11 @@ class Supervisor {
   // UserError when the registry cannot be loaded. Returns nothing when
   // interrupted first.
   std::optional<nlohmann::json> start();
+
+  // The paths the warm-up readies: known only once the hello announced them.
+  void set_warm_up_paths(std::vector<std::string> paths) {
+    options_.warm_up_paths = std::move(paths);
+  }
 
   // Runs every queued task to a record. Records go to `store` as they come.
   RunStats run(Scheduler& queue, ResultStore& store, const std::string& run_key,

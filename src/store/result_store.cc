@@ -60,6 +60,35 @@ std::string describe_open_failure(const std::filesystem::path& path, const UserE
 
 }  // namespace
 
+// A run key keeps the info of its first run, but a later run of it may probe
+// paths the first did not: their descriptions join the stored ones (a path
+// described again takes the newer description).
+void ResultStore::keep_path_descriptions(const RunDescription& run) {
+  auto given = run.info.find("path_info");
+  if (given == run.info.end() || !given->is_array()) return;
+  auto read = db_.prepare("SELECT info FROM runs WHERE run_key = ?");
+  read.bind(1, run.run_key);
+  if (!read.step()) return;
+  nlohmann::json info = nlohmann::json::parse(read.text(0), nullptr, false);
+  if (!info.is_object()) return;
+  nlohmann::json merged = *given;
+  if (auto stored = info.find("path_info"); stored != info.end() && stored->is_array()) {
+    for (const auto& old : *stored) {
+      if (!old.is_object()) continue;
+      bool described = std::any_of(given->begin(), given->end(), [&](const nlohmann::json& p) {
+        return p.is_object() && p.value("name", "") == old.value("name", "");
+      });
+      if (!described) merged.push_back(old);
+    }
+  }
+  if (info.value("path_info", nlohmann::json()) == merged) return;
+  info["path_info"] = std::move(merged);
+  db_.prepare("UPDATE runs SET info = ? WHERE run_key = ?")
+      .bind(1, info.dump())
+      .bind(2, run.run_key)
+      .run();
+}
+
 std::string utc_timestamp() {
   std::time_t now = std::time(nullptr);
   std::tm tm{};
@@ -138,6 +167,7 @@ void ResultStore::begin_run(const RunDescription& run) {
         .bind(2, run.info.dump())
         .bind(3, utc_timestamp())
         .run();
+    keep_path_descriptions(run);
     auto add_case = db_.prepare("INSERT OR REPLACE INTO cases(run_key, name, info) VALUES (?,?,?)");
     for (const auto& c : run.cases) {
       add_case.bind(1, run.run_key).bind(2, c.at("name").get<std::string>()).bind(3, c.dump());

@@ -83,6 +83,7 @@ class ResultStore {
 
  private:
   ResultStore(std::filesystem::path path, SqliteDatabase db);
+  void keep_path_descriptions(const RunDescription& run);
 
   std::filesystem::path path_;
   SqliteDatabase db_;

@@ -9,61 +9,38 @@ from capmap.capture import target_state
 from capmap.cases import Case
 from capmap.deferred import Deferred
 from capmap.errors import library_root
-from capmap.probes import eager
+from capmap.probes import catalog, eager
 from capmap.probes.context import ProbeContext, Stopwatch, guarded
 
-PATH_ORDER = ("eager", "export", "onnx", "compile")
 DEFAULT_SETTINGS: dict[str, Any] = {"opset": 18, "export_strict": False}
-
-
-def _capture_probe(path: str) -> Callable[[ProbeContext], dict[str, Any]]:
-    # Imported on demand: a task that only asks for eager never loads the ONNX stack.
-    if path == "export":
-        from capmap.probes import export
-
-        return export.probe
-    if path == "onnx":
-        from capmap.probes import onnx
-
-        return onnx.probe
-    if path == "compile":
-        from capmap.probes import compile
-
-        return compile.probe
-    raise ValueError(f"unknown path {path!r}")
 
 
 def warm_up(paths: list[str], *, run_once: bool = True) -> dict[str, float]:
     """Readies the probes of `paths` in a worker before it forks, so no child pays for it again.
 
-    Importing a probe module does its per-process setup (the ONNX exporter's registry, the
-    compiler's modules). With `run_once`, each path is then used once on tiny inputs with one
-    thread (see `capmap.probes.warmup`), which pays the compiler's and the exporters' first-use
-    start-up here; no thread outlives it. Returns the seconds each path's first use took.
+    Each path's `prepare()` does its per-process setup (the ONNX exporter's registry, the
+    compiler's modules). With `run_once`, each path's `warm()` then uses it once on tiny inputs
+    with one thread (see `capmap.probes.warmup`), which pays the compiler's and the exporters'
+    first-use start-up here; no thread outlives it. Returns the seconds each path's first use took.
     """
     for path in paths:
-        if path != "eager":
-            _capture_probe(path)
+        prepare = getattr(catalog.module(path), "prepare", None)
+        if prepare is not None:
+            prepare()
     if not run_once:
         return {}
     from capmap.probes import warmup
 
-    return warmup.warm([p for p in paths if p != "eager"])
-
-
-_FAIL_STATUS = {"export": "fail", "onnx": "export-fail", "compile": "fail"}
+    return warmup.warm([p for p in paths if not catalog.module(p).PATH.reference])
 
 
 def run_task(case: Case, paths: list[str], settings: dict, emit: Callable[[dict], None]) -> None:
-    """Runs the eager reference, then the requested paths in the order eager, export, onnx,
-    compile (export first so onnx can reuse its ExportedProgram). Calls
+    """Runs the eager reference, then the requested paths, each after the paths it builds on
+    (export before onnx, so onnx can reuse its ExportedProgram; see `catalog.run_order`). Calls
     emit({"type": "path", "path": p}) when a path starts and
     emit({"type": "record", "path": p, "record": RECORD}) as soon as a path's record is known.
     Never raises for a case's failure: every failure becomes a record."""
-    unknown = [p for p in paths if p not in PATH_ORDER]
-    if unknown:
-        raise ValueError(f"unknown paths {unknown}; known: {', '.join(PATH_ORDER)}")
-    wanted = [p for p in PATH_ORDER if p in paths]
+    wanted = catalog.run_order(paths)
     # Deferred targets and inputs are built here, in the task's process, before the reference.
     build_error: BaseException | None = None
     watch = Stopwatch()
@@ -111,7 +88,9 @@ def run_task(case: Case, paths: list[str], settings: dict, emit: Callable[[dict]
         else:
             if state is not None:
                 state.restore()  # each path starts from the object the eager run started from
-            record = guarded(ctx, _capture_probe(p), _FAIL_STATUS[p])
+            plugin = catalog.module(p)
+            # Looked up at call time: the probes bench swaps a module's probe for a variant.
+            record = guarded(ctx, plugin.probe, plugin.PATH.fail_status)
         _add_flattened(ctx, record)
         emit({"type": "record", "path": p, "record": record})
     if state is not None:

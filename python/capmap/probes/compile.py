@@ -7,15 +7,39 @@ import time
 from typing import Any
 
 import torch
-import torch._dynamo
-
-# Loaded with this module, so a worker that imports it before forking spares every child the cost.
-import torch._inductor.compile_fx  # noqa: F401
-from torch._dynamo import utils as dynamo_utils
 
 from capmap.compare import compare
 from capmap.errors import LibraryRoot, clean_message
 from capmap.probes.context import ProbeContext
+from capmap.probes.path import CapturePath
+
+PATH = CapturePath(
+    name="compile",
+    label="torch.compile",
+    short="compile",
+    order=30,
+    description="torch.compile (inductor, fullgraph=False): graph breaks, recompiles, a comparison",
+    statuses={
+        "ok": "ok",
+        "ok-breaks": "ok-breaks",
+        "ok-unverified": "ok-unverified",
+        "fail": "fail",
+        "mismatch": "mismatch",
+    },
+    fields=(
+        "graph_breaks",
+        "distinct_breaks",
+        "graph_count",
+        "break_reasons",
+        "recompiled",
+        "recompile_reason",
+        "compile_seconds",
+        "first_run_seconds",
+        "stage",
+        "note",
+    ),
+    default=True,
+)
 
 MAX_REASONS = 5
 _GB_ID = re.compile(r"\bgb(\d{4})\b", re.IGNORECASE)
@@ -24,7 +48,17 @@ _QUOTED_FRAME = re.compile(r'File "([^"]+)", line (\d+), in (\w+)')
 _RESUME = re.compile(r"^torch_dynamo_resume_in_(.+)_at_\d+$")
 
 
+def prepare() -> None:
+    # Loaded here, in a worker before it forks, so no child pays for the compiler's modules
+    # (seconds); the catalog imports this module for every `capmap list` and must stay light.
+    import torch._dynamo  # noqa: F401
+    import torch._inductor.compile_fx  # noqa: F401
+
+
 def probe(ctx: ProbeContext) -> dict[str, Any]:
+    import torch._dynamo
+    from torch._dynamo import utils as dynamo_utils
+
     # A clean slate, so the counters describe this one compile only.
     torch._dynamo.reset()
     dynamo_utils.counters.clear()
@@ -74,13 +108,45 @@ def probe(ctx: ProbeContext) -> dict[str, Any]:
     return {"status": "ok-breaks" if record["graph_breaks"] else "ok", **record}
 
 
+def warm() -> None:
+    import torch._dynamo
+    from torch._dynamo import utils as dynamo_utils
+
+    from capmap.probes.warmup import TinyModule, tiny_input
+
+    def elementwise(x: torch.Tensor) -> torch.Tensor:
+        return torch.where(x > 0, x * 2.0 + 1.0, torch.exp(x))
+
+    def reduction(x: torch.Tensor) -> torch.Tensor:
+        return (x - x.amax(dim=-1, keepdim=True)).softmax(dim=-1).sum(dim=0)
+
+    def matmul(x: torch.Tensor) -> torch.Tensor:
+        flat = x.reshape(x.shape[0], -1)
+        return flat @ flat.t() + 1.0
+
+    module = TinyModule().eval()
+    x = tiny_input()
+    with torch.no_grad():
+        for fn in (elementwise, reduction, matmul, module):
+            torch._dynamo.reset()
+            torch.compile(fn, backend="inductor", fullgraph=False)(x)
+    # Children start from a clean slate, exactly as if nothing had been compiled.
+    torch._dynamo.reset()
+    dynamo_utils.counters.clear()
+    dynamo_utils.compilation_time_metrics.clear()
+
+
 def _compile_seconds() -> float:
+    from torch._dynamo import utils as dynamo_utils
+
     # Every frame dynamo compiled (the function and its resume functions) passes through here.
     return round(sum(dynamo_utils.compilation_time_metrics.get("_compile.compile_inner", [])), 6)
 
 
 def _break_facts(root: LibraryRoot | None) -> dict[str, Any]:
     """Graph breaks of the single trace: how many, why (with torch's GBxxxx ids) and where."""
+    from torch._dynamo import utils as dynamo_utils
+
     breaks = list(dynamo_utils.graph_break_reasons)
     # Some break reasons are abbreviations (data-dependent branching: "generic_jump ..."); dynamo's
     # counters hold the full explanations, with the graph-break id, keyed by message.

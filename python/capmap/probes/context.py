@@ -29,10 +29,22 @@ class ProbeContext:
     root: LibraryRoot | None
     # Flattened eager outputs: what every capture path is compared with.
     reference: list[torch.Tensor] = field(default_factory=list)
-    # Set by the export path so the ONNX path converts the same program instead of tracing again.
-    exported_program: Any = None
+    # What a path leaves, by its name, for the paths that build on it: the export path's program,
+    # so the ONNX path converts the same program instead of tracing again.
+    products: dict[str, Any] = field(default_factory=dict)
     # The capture wrapper, set by the eager run unless the run or the case turned flattening off.
     flat: FlatCase | None = None
+
+    @property
+    def exported_program(self) -> Any:
+        return self.products.get("export")
+
+    @exported_program.setter
+    def exported_program(self, program: Any) -> None:
+        if program is None:
+            self.products.pop("export", None)
+        else:
+            self.products["export"] = program
 
     def fresh_inputs(self) -> tuple[Any, ...]:
         """The case's inputs with fresh tensors (library objects rebuilt around them when flattening)."""

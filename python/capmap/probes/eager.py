@@ -10,6 +10,19 @@ from capmap.capture import flat_case, flattening_wanted
 from capmap.compare import summary
 from capmap.file_trace import LibraryFileTrace
 from capmap.probes.context import ProbeContext
+from capmap.probes.path import CapturePath
+
+PATH = CapturePath(
+    name="eager",
+    label="eager",
+    short="eager",
+    order=0,
+    description="the case called as is: the reference every capture path is compared with",
+    statuses={"ok": "ok", "fail": "fail"},
+    fields=("outputs", "files"),
+    default=True,
+    reference=True,
+)
 
 
 def probe(ctx: ProbeContext) -> dict[str, Any]:

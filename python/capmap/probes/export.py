@@ -8,6 +8,18 @@ import torch
 
 from capmap.compare import compare
 from capmap.probes.context import ProbeContext, Stopwatch
+from capmap.probes.path import CapturePath
+
+PATH = CapturePath(
+    name="export",
+    label="torch.export",
+    short="export",
+    order=20,
+    description="torch.export.export at the traced shapes, then the program runs and is compared",
+    statuses={"ok": "ok", "ok-unverified": "ok-unverified", "fail": "fail", "mismatch": "mismatch"},
+    fields=("graph_nodes", "strict", "export_seconds", "stage"),
+    default=True,
+)
 
 
 def probe(ctx: ProbeContext) -> dict[str, Any]:
@@ -21,7 +33,7 @@ def probe(ctx: ProbeContext) -> dict[str, Any]:
         return {"status": "fail", **record, "export_seconds": watch.seconds(), **ctx.error_fields(exc)}
     record["export_seconds"] = watch.seconds()
     record["graph_nodes"] = len(program.graph.nodes)
-    ctx.exported_program = program
+    ctx.products[PATH.name] = program
 
     try:
         with torch.no_grad():
@@ -33,3 +45,11 @@ def probe(ctx: ProbeContext) -> dict[str, Any]:
     if not result.agrees:
         return {"status": "mismatch", **record, "message": result.detail}
     return {"status": "ok" if ctx.case.check else "ok-unverified", **record}
+
+
+def warm() -> None:
+    from capmap.probes.warmup import TinyModule, tiny_input
+
+    program = torch.export.export(TinyModule().eval(), (tiny_input(),), strict=False)
+    with torch.no_grad():
+        program.module()(tiny_input())

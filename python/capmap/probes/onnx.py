@@ -12,6 +12,28 @@ from torch.utils import _pytree as pytree
 
 from capmap.compare import compare, flatten
 from capmap.probes.context import ProbeContext, Stopwatch
+from capmap.probes.path import CapturePath
+
+PATH = CapturePath(
+    name="onnx",
+    label="ONNX",
+    short="ONNX",
+    order=10,
+    description="torch.onnx.export(dynamo=True) of the export path's program, checked, run in ONNX Runtime",
+    statuses={
+        "ok": "ok",
+        "ok-unverified": "ok-unverified",
+        "export-fail": "fail",
+        "checker-fail": "fail",
+        "ort-load-fail": "fail",
+        "ort-run-fail": "fail",
+        "mismatch": "mismatch",
+    },
+    fields=("op_types", "size_kb", "stages", "strategy", "shared_trace", "opset"),
+    builds_on=("export",),
+    fail_status="export-fail",
+    default=True,
+)
 
 # The exporter names its capture strategies after classes; the page shows the short form.
 _STRATEGIES = {
@@ -64,10 +86,6 @@ def reuse_torchlib_registry() -> None:
 
 
 def probe(ctx: ProbeContext) -> dict[str, Any]:
-    # Imported here: onnxruntime starts a thread on import, and a worker forks after importing
-    # this module, which must stay single-threaded.
-    import onnxruntime
-
     reuse_torchlib_registry()
 
     opset = int(ctx.settings.get("opset", 18))
@@ -76,7 +94,7 @@ def probe(ctx: ProbeContext) -> dict[str, Any]:
 
     # Reusing the export path's program keeps one trace per task; without it the exporter
     # tries its own strategies, exactly as a user's call would.
-    shared = ctx.exported_program
+    shared = ctx.products.get("export")
     model: Any = shared if shared is not None else ctx.capture_module().eval()
     watch = Stopwatch()
     try:
@@ -93,53 +111,73 @@ def probe(ctx: ProbeContext) -> dict[str, Any]:
         record["strategy"] = _STRATEGIES.get(name, name) if name else "unknown"
         record["shared_trace"] = False
 
-    proto = program.model_proto
-    record["op_types"] = sorted(_op_types(proto))
-    record["size_kb"] = round(proto.ByteSize() / 1024, 1)
+    session, failure = load_checked(ctx, program.model_proto, record, stages)
+    if failure is not None:
+        return failure
 
     watch = Stopwatch()
     try:
-        onnx.checker.check_model(proto, full_check=True)
-    except Exception as exc:  # noqa: BLE001
-        stages["checker"] = watch.seconds()
-        return {"status": "checker-fail", **record, **ctx.error_fields(exc)}
-    stages["checker"] = watch.seconds()
-
-    watch = Stopwatch()
-    try:
-        options = onnxruntime.SessionOptions()
-        options.intra_op_num_threads = int(ctx.settings.get("threads") or torch.get_num_threads())
-        options.inter_op_num_threads = 1
-        options.log_severity_level = 3
-        session = onnxruntime.InferenceSession(
-            proto.SerializeToString(), options, providers=["CPUExecutionProvider"]
-        )
-    except Exception as exc:  # noqa: BLE001
-        stages["ort_load"] = watch.seconds()
-        return {"status": "ort-load-fail", **record, **ctx.error_fields(exc)}
-    stages["ort_load"] = watch.seconds()
-
-    watch = Stopwatch()
-    try:
-        feeds = _feeds(session, ctx.capture_inputs())
-        outputs = session.run(None, feeds)
+        outputs = ort_outputs(ctx, session, ctx.capture_inputs(), ctx.reference)
     except Exception as exc:  # noqa: BLE001
         stages["ort_run"] = watch.seconds()
         return {"status": "ort-run-fail", **record, **ctx.error_fields(exc)}
     stages["ort_run"] = watch.seconds()
 
-    result = compare(
-        ctx.reference,
-        _as_complex_like(ctx.reference, ctx.captured_tensors(list(outputs))),
-        **ctx.compare_kwargs(),
-    )
+    result = compare(ctx.reference, outputs, **ctx.compare_kwargs())
     record.update(result.fields())
     if not result.agrees:
         return {"status": "mismatch", **record, "message": result.detail}
     return {"status": "ok" if ctx.case.check else "ok-unverified", **record}
 
 
-def _op_types(proto: Any) -> set[str]:
+def load_checked(
+    ctx: ProbeContext, proto: Any, record: dict[str, Any], stages: dict[str, float]
+) -> tuple[Any, dict[str, Any] | None]:
+    """Notes the model's operators and size, checks it, loads it in ONNX Runtime: the session,
+    or the record of the stage that failed."""
+    record["op_types"] = sorted(op_types(proto))
+    record["size_kb"] = round(proto.ByteSize() / 1024, 1)
+    watch = Stopwatch()
+    try:
+        onnx.checker.check_model(proto, full_check=True)
+    except Exception as exc:  # noqa: BLE001
+        stages["checker"] = watch.seconds()
+        return None, {"status": "checker-fail", **record, **ctx.error_fields(exc)}
+    stages["checker"] = watch.seconds()
+    watch = Stopwatch()
+    try:
+        session = ort_session(ctx, proto)
+    except Exception as exc:  # noqa: BLE001
+        stages["ort_load"] = watch.seconds()
+        return None, {"status": "ort-load-fail", **record, **ctx.error_fields(exc)}
+    stages["ort_load"] = watch.seconds()
+    return session, None
+
+
+def ort_session(ctx: ProbeContext, proto: Any) -> Any:
+    """An ONNX Runtime session on the CPU with the task's share of threads."""
+    # Imported here: onnxruntime starts a thread on import, and a worker forks after importing
+    # this module, which must stay single-threaded.
+    import onnxruntime
+
+    options = onnxruntime.SessionOptions()
+    options.intra_op_num_threads = int(ctx.settings.get("threads") or torch.get_num_threads())
+    options.inter_op_num_threads = 1
+    options.log_severity_level = 3
+    return onnxruntime.InferenceSession(
+        proto.SerializeToString(), options, providers=["CPUExecutionProvider"]
+    )
+
+
+def ort_outputs(
+    ctx: ProbeContext, session: Any, inputs: tuple[Any, ...], reference: list[torch.Tensor]
+) -> list[torch.Tensor]:
+    """Runs the session on the case's tensors; its outputs as tensors shaped like `reference`."""
+    outputs = session.run(None, _feeds(session, inputs))
+    return _as_complex_like(reference, ctx.captured_tensors(list(outputs)))
+
+
+def op_types(proto: Any) -> set[str]:
     """Op types of the main graph, its subgraphs (If/Loop/Scan bodies) and local functions."""
     found: set[str] = set()
 
@@ -187,5 +225,15 @@ def _feeds(session: Any, inputs: tuple[Any, ...]) -> dict[str, np.ndarray]:
     return {name: t.detach().cpu().contiguous().numpy() for name, t in zip(names, tensors, strict=True)}
 
 
-# A worker imports this module once before it forks its children: they all inherit the registry.
-reuse_torchlib_registry()
+def prepare() -> None:
+    # A worker prepares this path once before it forks its children: they all inherit the registry.
+    reuse_torchlib_registry()
+
+
+def warm() -> None:
+    from capmap.probes.warmup import TinyModule, tiny_input
+
+    reuse_torchlib_registry()
+    program = torch.export.export(TinyModule().eval(), (tiny_input(),), strict=False)
+    onnx_program = torch.onnx.export(program, (tiny_input(),), dynamo=True, verbose=False)
+    onnx.checker.check_model(onnx_program.model_proto, full_check=True)

@@ -16,15 +16,16 @@ from __future__ import annotations
 import os
 import sys
 import time
-from collections.abc import Callable
 
 import torch
+
+from capmap.probes import catalog
 
 # (path, what it warms) → seconds it took, for the worker's log and the bench.
 Timings = dict[str, float]
 
 
-class _Tiny(torch.nn.Module):
+class TinyModule(torch.nn.Module):
     """A convolution, an elementwise tail and a reduction: the kernels most cases lower to."""
 
     def __init__(self) -> None:
@@ -36,58 +37,8 @@ class _Tiny(torch.nn.Module):
         return y, y.mean(dim=(-2, -1))
 
 
-def _tiny_input() -> torch.Tensor:
+def tiny_input() -> torch.Tensor:
     return torch.linspace(-1.0, 1.0, 2 * 2 * 6 * 6).reshape(2, 2, 6, 6)
-
-
-def _warm_compile() -> None:
-    import torch._dynamo
-    from torch._dynamo import utils as dynamo_utils
-
-    def elementwise(x: torch.Tensor) -> torch.Tensor:
-        return torch.where(x > 0, x * 2.0 + 1.0, torch.exp(x))
-
-    def reduction(x: torch.Tensor) -> torch.Tensor:
-        return (x - x.amax(dim=-1, keepdim=True)).softmax(dim=-1).sum(dim=0)
-
-    def matmul(x: torch.Tensor) -> torch.Tensor:
-        flat = x.reshape(x.shape[0], -1)
-        return flat @ flat.t() + 1.0
-
-    module = _Tiny().eval()
-    x = _tiny_input()
-    with torch.no_grad():
-        for fn in (elementwise, reduction, matmul, module):
-            torch._dynamo.reset()
-            torch.compile(fn, backend="inductor", fullgraph=False)(x)
-    # Children start from a clean slate, exactly as if nothing had been compiled.
-    torch._dynamo.reset()
-    dynamo_utils.counters.clear()
-    dynamo_utils.compilation_time_metrics.clear()
-
-
-def _warm_export() -> None:
-    program = torch.export.export(_Tiny().eval(), (_tiny_input(),), strict=False)
-    with torch.no_grad():
-        program.module()(_tiny_input())
-
-
-def _warm_onnx() -> None:
-    import onnx
-
-    from capmap.probes.onnx import reuse_torchlib_registry
-
-    reuse_torchlib_registry()
-    program = torch.export.export(_Tiny().eval(), (_tiny_input(),), strict=False)
-    onnx_program = torch.onnx.export(program, (_tiny_input(),), dynamo=True, verbose=False)
-    onnx.checker.check_model(onnx_program.model_proto, full_check=True)
-
-
-_WARMERS: dict[str, Callable[[], None]] = {
-    "export": _warm_export,
-    "onnx": _warm_onnx,
-    "compile": _warm_compile,
-}
 
 
 def warm(paths: list[str]) -> Timings:
@@ -106,7 +57,8 @@ def warm(paths: list[str]) -> Timings:
         os.dup2(devnull, 1)
         os.dup2(devnull, 2)
         for path in paths:
-            warmer = _WARMERS.get(path)
+            # Each path module's own warm(), when it has one.
+            warmer = getattr(catalog.module(path), "warm", None)
             if warmer is None:
                 continue
             start = time.perf_counter()

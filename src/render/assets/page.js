@@ -4,7 +4,7 @@
 // textContent, never through HTML parsing.
 (function () {
   "use strict";
-  var FAIL = { fail: 1, mismatch: 1, crashed: 1, timeout: 1, oom: 1 };
+  var FAIL = { fail: 1, mismatch: 1, specialized: 1, crashed: 1, timeout: 1, oom: 1 };
   var PASS = { ok: 1, "ok-breaks": 1, "ok-unverified": 1 };
   var LABEL = { "ok-breaks": "ok, breaks", "ok-unverified": "ok, unverified" };
 

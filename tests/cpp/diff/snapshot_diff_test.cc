@@ -96,6 +96,8 @@ TEST(DiffReport, TextMarkdownAndJsonShowTheSameChanges) {
             std::string::npos);
   EXPECT_NE(text.find("  d.breaks compile: graph breaks 1 → 3\n"), std::string::npos);
   EXPECT_NE(text.find("New cases (1):\n  h.new\n"), std::string::npos);
+  // Which capture path moved: per path, whatever paths the snapshots hold.
+  EXPECT_NE(text.find("By path: onnx 1 regression, 1 fix\nSummary: "), std::string::npos) << text;
 
   std::string md = diff_as_markdown(diff);
   EXPECT_EQ(md.rfind("### ❌ capmap: 1 regression, 1 fix, 1 changed cause", 0), 0u) << md;
@@ -107,6 +109,8 @@ TEST(DiffReport, TextMarkdownAndJsonShowTheSameChanges) {
   EXPECT_EQ(json["regressions"][0]["case"], "a.regressed");
   EXPECT_EQ(json["new_cases"], nlohmann::json({"h.new"}));
   EXPECT_EQ(json["graph_break_changes"][0]["new_graph_breaks"], 3);
+  EXPECT_EQ(json["by_path"]["onnx"], nlohmann::json({{"regressions", 1}, {"fixes", 1}}));
+  EXPECT_NE(md.find("\nBy path: onnx 1 regression, 1 fix\n"), std::string::npos) << md;
 }
 
 class SnapshotFileTest : public ::testing::Test {

@@ -80,6 +80,33 @@ TEST(CauseRules, StoredRunMessagesGetCausesThatSayWhatToDo) {
       << causes["survey:ParametrizedLine.intersect"];
 }
 
+// The dynamic-shape paths' messages: the cause names the pinned size or the kept condition.
+TEST(CauseRules, DynamicShapeCausesNameThePinnedSize) {
+  CauseRules rules = CauseRules::load({});
+  std::map<std::string, std::string> causes;
+  for (const auto& e : examples()) causes[e["scenario"]] = classify(rules, e).text;
+  EXPECT_EQ(causes["run:two_only"],
+            "Export pinned a size meant to vary (input 0 dim 0 (batch) = 2): the code makes a "
+            "Python decision on it");
+  EXPECT_EQ(causes["run:rows_of_six"],
+            "The program keeps a condition on sizes from its trace (tensors_0.size()[1] * "
+            "tensors_0.size()[0] == 6) and refuses the other sizes");
+  EXPECT_EQ(causes["export-dynamic-constraint"],
+            "Export refuses to keep L['args'][0].size()[0] dynamic: the code specializes it");
+}
+
+TEST(CauseRules, AnAotiPackageThatCannotBeBuiltIsTheCompilersFailure) {
+  CauseRules rules = CauseRules::load({});
+  for (const auto& e : examples()) {
+    if (e["scenario"] != "aoti-no-compiler") continue;
+    Cause cause = classify(rules, e);
+    EXPECT_EQ(cause.text, "Inductor's generated C++ failed to build");
+    EXPECT_EQ(cause.category, "torch-bug");
+    return;
+  }
+  FAIL() << "no aoti-no-compiler example";
+}
+
 TEST(CauseRules, UnknownAtenNameFallsBackToTorchOps) {
   CauseRules rules;
   rules.add_file(

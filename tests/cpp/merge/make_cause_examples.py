@@ -280,6 +280,39 @@ def inductor_failure() -> None:
 
 inductor_failure()
 
+
+def batch_of_two_only(a: torch.Tensor) -> torch.Tensor:
+    return a * 2.0 if a.shape[0] == 2 else a
+
+
+def dynamic_constraint_violation() -> None:
+    # A dim marked Dim.DYNAMIC that the code branches on: export refuses to keep it dynamic.
+    dims = (({0: torch.export.Dim.DYNAMIC},),)  # Wrap.forward(*args): one entry, for args
+    module, args = Wrap(batch_of_two_only), (torch.randn(2, 3),)
+    exc = capture(lambda: torch.export.export(module, args, dynamic_shapes=dims))
+    add("export-dynamic-constraint", "export-dynamic", "fail", "dynamic-shape", exc)
+
+
+dynamic_constraint_violation()
+
+
+def aoti_without_compiler() -> None:
+    # AOTInductor builds its package with the C++ compiler: a machine without one fails here.
+    import os
+    import tempfile
+
+    program = torch.export.export(Wrap(torch.sigmoid), (torch.randn(2, 3),))
+    package = os.path.join(tempfile.mkdtemp(), "case.pt2")
+
+    def build() -> None:
+        with torch._inductor.config.patch({"cpp.cxx": ("capmap-no-such-compiler",)}):
+            torch._inductor.aoti_compile_and_package(program, package_path=package)
+
+    add("aoti-no-compiler", "aoti", "compile-fail", "torch-bug", capture(build))
+
+
+aoti_without_compiler()
+
 # Engine records: the messages the supervisor writes itself (src/run/supervisor.cc,
 # src/run/task_planner.cc).
 add("crash", "onnx", "crashed", "crash", message="the child process died from SIGSEGV during the onnx path")

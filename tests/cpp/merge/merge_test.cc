@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "common/fnv_hash.h"
+#include "common/path_info.h"
 #include "common/user_error.h"
 #include "store_builder.h"
 
@@ -319,6 +320,46 @@ TEST_F(MergeTest, NotAStoreIsOneClearLine) {
   EXPECT_EQ(refusal(options({bogus})), bogus.string() + ": not a capmap results store");
   EXPECT_EQ(refusal(options({dir_ / "absent.db"})),
             (dir_ / "absent.db").string() + ": no such store");
+}
+
+// Run info as a worker with one plug-in path beyond the built-in four describes it.
+nlohmann::json described_run_info() {
+  nlohmann::json info = make_run_info();
+  nlohmann::json paths = path_info_list_json(builtin_paths());
+  paths.push_back({{"name", "toy"},
+                   {"label", "Toy exporter"},
+                   {"short", "toy"},
+                   {"order", 15},
+                   {"statuses", {{"ok", "ok"}, {"approximate", "ok-unverified"}}}});
+  info["path_info"] = paths;
+  return info;
+}
+
+TEST_F(MergeTest, PathsComeInTheOrderAndWithTheStatusesTheirDescriptionsGive) {
+  auto file = dir_ / "results.db";
+  {
+    StoreBuilder store(file);
+    store.add_run("k1", described_run_info(), "2026-01-01T00:00:00Z");
+    store.add_case("k1", make_case("a", "kornia.x"));
+    store.add_shard("k1", 1, 1, {"compile", "toy", "eager"});
+    store.add_record("k1", "a", "eager", {{"status", "ok"}, {"seconds", 0.1}});
+    store.add_record("k1", "a", "compile", {{"status", "ok"}, {"seconds", 0.1}});
+    store.add_record("k1", "a", "toy", {{"status", "approximate"}, {"seconds", 0.1}});
+  }
+  nlohmann::json snapshot = merge_stores(options({file}));
+  const auto& header = snapshot["header"];
+  EXPECT_EQ(header["paths"], nlohmann::json({"eager", "toy", "compile"}));
+  EXPECT_EQ(header["path_info"]["toy"]["label"], "Toy exporter");
+  EXPECT_EQ(header["path_info"]["eager"]["reference"], true);
+  EXPECT_FALSE(header["path_info"].contains("onnx"));  // not probed
+  // Unknown to merge's own table (which says fail): the path's description decides.
+  EXPECT_EQ(snapshot["cases"][0]["paths"]["toy"]["page_status"], "ok-unverified");
+}
+
+TEST_F(MergeTest, AStoreWithoutPathDescriptionsMergesAsBefore) {
+  nlohmann::json snapshot = merge_stores(options({complete_store()}));
+  EXPECT_EQ(snapshot["header"]["paths"], nlohmann::json(kPaths));
+  EXPECT_FALSE(snapshot["header"].contains("path_info"));
 }
 
 }  // namespace

@@ -82,6 +82,24 @@ void expect_error(const nlohmann::json& snap, const std::string& fragment) {
   }
 }
 
+TEST(PageModel, PathsTheHeaderDescribesGetTheirOwnLabelsAndColumns) {
+  auto snap = small_snapshot();
+  snap["header"]["paths"] = {"eager", "onnx", "toy", "export", "compile"};
+  snap["header"]["path_info"] = {{"eager", {{"label", "eager"}, {"reference", true}}},
+                                 {"onnx", {{"label", "ONNX"}, {"short", "ONNX"}}},
+                                 {"toy", {{"label", "Toy exporter"}, {"short", "toy"}}},
+                                 {"export", {{"label", "torch.export"}, {"short", "export"}}},
+                                 {"compile", {{"label", "torch.compile"}, {"short", "compile"}}}};
+  snap["cases"][0]["paths"]["toy"] = testing::path_result("ok");
+  PageModel m = build_page_model(snap, kUrls);
+  ASSERT_EQ(m.paths.size(), 4u);
+  EXPECT_EQ(m.paths[1].id, "toy");
+  EXPECT_EQ(m.paths[1].label, "Toy exporter");
+  EXPECT_EQ(m.cards[1].supported, 1u);
+  EXPECT_EQ(m.cards[1].probed, 1u);  // the other cases have no record on it: n/a
+  EXPECT_EQ(m.cases[0].statuses, (std::vector<std::string>{"ok", "ok", "ok", "ok"}));
+}
+
 TEST(PageModel, ContractBreachesNameTheCase) {
   expect_error(nlohmann::json::array(), "should be a JSON object");
   auto no_cases = small_snapshot();

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 
 #include <fstream>
+#include <map>
 
 #include "../common/temp_dir.h"
 #include "common/atomic_file.h"
@@ -199,6 +200,27 @@ TEST(ResultStore, AbsentFilePassesTheCheckAndIsNotCreatedByIt) {
   auto path = dir.path() / "results.db";
   ResultStore::check_existing(path);
   EXPECT_FALSE(std::filesystem::exists(path));
+}
+
+TEST(ResultStore, ALaterRunOfTheSameKeyAddsTheDescriptionsOfItsNewPaths) {
+  TempDir dir;
+  auto path = dir.path() / "results.db";
+  auto store = ResultStore::open_for_writing(path);
+  RunDescription first = sample_run("k1");
+  first.info["path_info"] = {{{"name", "eager"}, {"label", "eager"}},
+                             {{"name", "onnx"}, {"label", "old ONNX"}}};
+  store.begin_run(first);
+  RunDescription second = sample_run("k1");
+  second.info["path_info"] = {{{"name", "onnx"}, {"label", "ONNX"}},
+                              {{"name", "toy"}, {"label", "Toy"}}};
+  store.begin_run(second);
+  auto runs = store.runs();
+  ASSERT_EQ(runs.size(), 1u);
+  std::map<std::string, std::string> labels;
+  for (const auto& p : runs[0].second["path_info"]) labels[p["name"]] = p["label"];
+  EXPECT_EQ(labels, (std::map<std::string, std::string>{
+                        {"eager", "eager"}, {"onnx", "ONNX"}, {"toy", "Toy"}}));
+  EXPECT_EQ(runs[0].second["cores"], 2);  // the rest of the first run's info stays
 }
 
 }  // namespace

@@ -1,0 +1,94 @@
+"""AOTInductor: the exported program compiled ahead of time into a package (a shared library and
+its weights, loadable without Python's compiler stack), loaded back, run and compared with eager."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from typing import Any
+
+import torch
+
+from capmap.compare import compare
+from capmap.probes.context import ProbeContext, Stopwatch
+from capmap.probes.path import CapturePath
+
+PATH = CapturePath(
+    name="aoti",
+    label="AOTInductor",
+    short="AOTI",
+    order=25,
+    description="the export path's program compiled and packaged by AOTInductor, loaded back, run, compared",
+    statuses={
+        "ok": "ok",
+        "ok-unverified": "ok-unverified",
+        "export-fail": "fail",
+        "compile-fail": "fail",
+        "load-fail": "fail",
+        "run-fail": "fail",
+        "mismatch": "mismatch",
+    },
+    fields=("compile_seconds", "package_kb", "shared_trace", "stages"),
+    builds_on=("export",),
+    fail_status="compile-fail",
+)
+
+
+def prepare() -> None:
+    # The compiler's modules, loaded once in the worker instead of in every child.
+    import torch._inductor  # noqa: F401
+
+
+def probe(ctx: ProbeContext) -> dict[str, Any]:
+    stages: dict[str, float] = {}
+    shared = ctx.products.get("export")
+    record: dict[str, Any] = {"shared_trace": shared is not None, "stages": stages}
+    program = shared
+    if program is None:
+        watch = Stopwatch()
+        try:
+            strict = bool(ctx.settings.get("export_strict", False))
+            program = torch.export.export(ctx.capture_module().eval(), ctx.capture_inputs(), strict=strict)
+        except Exception as exc:  # noqa: BLE001 - without a program there is nothing to compile
+            stages["export"] = watch.seconds()
+            return {"status": "export-fail", **record, **ctx.error_fields(exc)}
+        stages["export"] = watch.seconds()
+
+    folder = tempfile.mkdtemp(prefix="capmap-aoti-")
+    try:
+        watch = Stopwatch()
+        try:
+            package = torch._inductor.aoti_compile_and_package(
+                program, package_path=os.path.join(folder, "case.pt2")
+            )
+        except Exception as exc:  # noqa: BLE001 - the failure is what this path reports
+            record["compile_seconds"] = watch.seconds()
+            return {"status": "compile-fail", **record, **ctx.error_fields(exc)}
+        record["compile_seconds"] = watch.seconds()
+        record["package_kb"] = round(os.path.getsize(package) / 1024, 1)
+
+        watch = Stopwatch()
+        try:
+            loaded = torch._inductor.aoti_load_package(package)
+        except Exception as exc:  # noqa: BLE001
+            stages["load"] = watch.seconds()
+            return {"status": "load-fail", **record, **ctx.error_fields(exc)}
+        stages["load"] = watch.seconds()
+
+        watch = Stopwatch()
+        try:
+            with torch.no_grad():
+                out = loaded(*ctx.capture_inputs())
+        except Exception as exc:  # noqa: BLE001
+            stages["run"] = watch.seconds()
+            return {"status": "run-fail", **record, **ctx.error_fields(exc)}
+        stages["run"] = watch.seconds()
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+    result = compare(ctx.reference, ctx.captured_tensors(out), **ctx.compare_kwargs())
+    record.update(result.fields())
+    if not result.agrees:
+        return {"status": "mismatch", **record, "message": result.detail}
+    return {"status": "ok" if ctx.case.check else "ok-unverified", **record}

@@ -1,0 +1,74 @@
+"""The capture paths this package holds: every module of `capmap.probes` that defines `PATH`."""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import pkgutil
+from collections.abc import Iterable
+from types import ModuleType
+from typing import Any
+
+from capmap.probes.path import CapturePath
+
+
+@functools.cache
+def _modules() -> dict[str, ModuleType]:
+    import capmap.probes as package
+
+    found: dict[str, ModuleType] = {}
+    for info in pkgutil.iter_modules(package.__path__):
+        module = importlib.import_module(f"{package.__name__}.{info.name}")
+        spec = getattr(module, "PATH", None)
+        if not isinstance(spec, CapturePath):
+            continue  # a helper module (context, warmup ...)
+        if spec.name in found:
+            raise RuntimeError(f"capture path {spec.name!r} is declared by two modules")
+        found[spec.name] = module
+    return dict(sorted(found.items(), key=lambda item: (item[1].PATH.order, item[0])))
+
+
+def paths() -> list[CapturePath]:
+    """Every path in page order (eager first)."""
+    return [m.PATH for m in _modules().values()]
+
+
+def names() -> list[str]:
+    return list(_modules())
+
+
+def module(name: str) -> ModuleType:
+    try:
+        return _modules()[name]
+    except KeyError:
+        raise ValueError(f"unknown path {name!r}; known: {', '.join(names())}") from None
+
+
+def default_paths() -> list[str]:
+    return [p.name for p in paths() if p.default]
+
+
+def run_order(wanted: Iterable[str]) -> list[str]:
+    """The wanted paths in the order a task runs them: eager first, every other path after the
+    wanted paths it builds on (so it can reuse their result), page order otherwise."""
+    wanted_set = set(wanted)
+    unknown = sorted(wanted_set - set(names()))
+    if unknown:
+        raise ValueError(f"unknown paths {unknown}; known: {', '.join(names())}")
+    pending = [p for p in paths() if p.name in wanted_set]
+    ordered: list[str] = []
+    while pending:
+        # The first path, in page order, whose wanted foundations already ran.
+        ready = next(
+            (p for p in pending if all(b in ordered or b not in wanted_set for b in p.builds_on)),
+            pending[0],  # a cycle: declaration order decides
+        )
+        ordered.append(ready.name)
+        pending.remove(ready)
+    references = [n for n in ordered if module(n).PATH.reference]
+    return references + [n for n in ordered if n not in references]
+
+
+def announce() -> list[dict[str, Any]]:
+    """The hello's `paths`: each path's declaration, in page order."""
+    return [p.announce() for p in paths()]

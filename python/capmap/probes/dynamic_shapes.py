@@ -1,0 +1,306 @@
+"""What the dynamic-shape paths share: one trace with dynamic dimensions, and inputs of other sizes.
+
+Every tensor input's dimensions are marked `Dim.AUTO`. The dimensions that must stay dynamic are
+the batch (dim 0 of every tensor whose dim 0 has the first tensor's size) and, when the case
+says spatial dims may vary, the last two of every tensor of 3 or more dims with the first such
+tensor's height and width. A case says so with `dynamic="batch,spatial"` (or a tag
+`dynamic:batch,spatial`; `dynamic:none` checks the traced sizes only). The program then runs on
+two more input sets, batch ×2 and batch ×3 (spatial +8 too where spatial may vary), each
+compared with eager on the same inputs. Tensors grow by repeating their rows (batch) and their
+last row and column (spatial), so every sample stays a valid input of the case.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import inspect
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import torch
+from torch.utils import _pytree as pytree
+
+from capmap.errors import LibraryRoot, clean_message
+from capmap.probes.context import ProbeContext, Stopwatch
+
+SPATIAL_GROWTH = 8
+_WHY_LIMIT = 600
+
+
+@dataclass(frozen=True)
+class VaryingDim:
+    leaf: int  # index among the inputs' pytree leaves
+    dim: int
+    kind: str  # "batch" or "spatial"
+
+    def describe(self, tensor_index: int) -> str:
+        return f"input {tensor_index} dim {self.dim} ({self.kind})"
+
+
+@dataclass
+class SizeSet:
+    """Inputs of other sizes and eager's outputs on them (None: eager fails at these sizes)."""
+
+    label: str
+    inputs: tuple[Any, ...]
+    reference: list[torch.Tensor] | None
+    eager_error: str = ""
+
+
+def size_label(label: str, inputs: tuple[Any, ...]) -> str:
+    """'batch ×2: [4, 3, 8, 8]': which sizes, shown by the first tensor input."""
+    first = next((x for x in pytree.tree_leaves(list(inputs)) if isinstance(x, torch.Tensor)), None)
+    return f"{label}: {list(first.shape) if first is not None else '?'}"
+
+
+@dataclass
+class DynamicTrace:
+    """One dynamic export of a case, what it pinned, and the other sizes to run it on."""
+
+    program: Any = None
+    error: BaseException | None = None
+    seconds: float = 0.0
+    size_oblivious: bool = False
+    dynamic: list[str] = field(default_factory=list)  # varying dims the program keeps dynamic
+    specialized: list[str] = field(default_factory=list)  # varying dims it pinned, with the size
+    why: str = ""  # the guards that pinned them
+    sets: list[SizeSet] = field(default_factory=list)
+
+    def fields(self) -> dict[str, Any]:
+        facts: dict[str, Any] = {"export_seconds": self.seconds, "dynamic_dims": self.dynamic}
+        if self.specialized:
+            facts["specialized_dims"] = self.specialized
+        if self.size_oblivious:
+            facts["size_oblivious"] = True
+        if self.program is not None:
+            facts["graph_nodes"] = len(self.program.graph.nodes)
+        return facts
+
+    def pinned_names(self) -> list[str]:
+        return [s.rsplit(" = ", 1)[0] for s in self.specialized]
+
+    def specialized_message(self) -> str:
+        text = f"specialized: {', '.join(self.specialized)}"
+        return f"{text}; {self.why}" if self.why else text
+
+
+def varying_kinds(ctx: ProbeContext) -> set[str]:
+    """Which kinds of dims the case lets vary: its `dynamic` hint, a `dynamic:` tag, else batch."""
+    hint = getattr(ctx.case, "dynamic", None)
+    if hint is None:
+        hint = next((t.split(":", 1)[1] for t in ctx.case.tags if t.startswith("dynamic:")), None)
+    if hint is None:
+        return {"batch"}
+    words = hint if isinstance(hint, list | tuple | set) else str(hint).replace("+", ",").split(",")
+    kinds = {str(w).strip() for w in words if str(w).strip()}
+    return set() if kinds == {"none"} else kinds & {"batch", "spatial"}
+
+
+def varying_dims(leaves: list[Any], kinds: set[str]) -> list[VaryingDim]:
+    tensors = [(i, x) for i, x in enumerate(leaves) if isinstance(x, torch.Tensor) and x.dim() > 0]
+    dims: list[VaryingDim] = []
+    if "batch" in kinds and tensors:
+        batch = tensors[0][1].shape[0]
+        dims += [VaryingDim(i, 0, "batch") for i, x in tensors if x.shape[0] == batch]
+    images = [(i, x) for i, x in tensors if x.dim() >= 3]
+    if "spatial" in kinds and images:
+        height, width = images[0][1].shape[-2:]
+        for i, x in images:
+            if x.shape[-2] == height:
+                dims.append(VaryingDim(i, x.dim() - 2, "spatial"))
+            if x.shape[-1] == width:
+                dims.append(VaryingDim(i, x.dim() - 1, "spatial"))
+    return dims
+
+
+def _grow(x: torch.Tensor, dims: list[VaryingDim], batch_factor: int, spatial: int) -> torch.Tensor:
+    for d in dims:
+        if d.kind == "batch" and batch_factor > 1:
+            x = torch.cat([x] * batch_factor, dim=d.dim)
+        elif d.kind == "spatial" and spatial:
+            size = x.shape[d.dim]
+            rows = torch.arange(size + spatial).clamp(max=size - 1)
+            x = x.index_select(d.dim, rows)
+    return x.clone()
+
+
+def other_sizes(leaves: list[Any], spec: Any, dims: list[VaryingDim]) -> list[tuple[str, tuple[Any, ...]]]:
+    """The two other input sets: batch ×2, and batch ×3 with spatial +8 where spatial varies."""
+    by_leaf: dict[int, list[VaryingDim]] = {}
+    for d in dims:
+        by_leaf.setdefault(d.leaf, []).append(d)
+    spatial = any(d.kind == "spatial" for d in dims)
+    batch = any(d.kind == "batch" for d in dims)
+    plans = []
+    if batch:
+        plans.append(("batch ×2", 2, 0))
+    if batch or spatial:
+        label = " and ".join(
+            filter(None, ["batch ×3" if batch else "", f"spatial +{SPATIAL_GROWTH}" if spatial else ""])
+        )
+        plans.append((label, 3 if batch else 1, SPATIAL_GROWTH if spatial else 0))
+    sets = []
+    for label, factor, grow in plans:
+        grown = [
+            _grow(x, by_leaf[i], factor, grow)
+            if i in by_leaf
+            else (x.clone() if isinstance(x, torch.Tensor) else x)
+            for i, x in enumerate(leaves)
+        ]
+        sets.append((label, tuple(pytree.tree_unflatten(grown, spec))))
+    return sets
+
+
+def _source_key(source: Any) -> tuple[tuple[Any, ...], int] | None:
+    """`L['tensors'][0].size()[2]` → ((0,), 2): the input's place among the arguments, the dim."""
+    if getattr(getattr(source, "prop", None), "name", "") != "SIZE":
+        return None
+    chain: list[Any] = []
+    base = source.base
+    while hasattr(base, "index") and hasattr(base, "base"):
+        chain.append(base.index)
+        base = base.base
+    return tuple(reversed(chain)), int(source.idx)
+
+
+def _leaf_key(path: tuple[Any, ...]) -> tuple[Any, ...]:
+    return tuple(getattr(k, "idx", getattr(k, "key", k)) for k in path)
+
+
+def _where(frame: Any, root: LibraryRoot | None) -> str:
+    """A guard's source line as the records show frames: inside the library relative to it."""
+    if frame is None:
+        return "an unknown line"
+    if root is not None and root.shows(frame.filename):
+        return root.format(frame.filename, frame.lineno, frame.name)
+    return f"{Path(frame.filename).name}:{frame.lineno} in {frame.name}"
+
+
+def pinning_guards(
+    shapes: list[Any], paths: list[tuple[Any, ...]], pinned: list[VaryingDim], root: LibraryRoot | None
+) -> str:
+    """Why each pinned dim was pinned: the first guard on its symbol, and where the code added it."""
+    symbolic = (x for shape in shapes if shape is not None for x in shape if hasattr(x, "node"))
+    env = next((x.node.shape_env for x in symbolic), None)
+    if env is None:
+        return ""
+    symbol_of: dict[tuple[tuple[Any, ...], int], Any] = {}
+    for symbol, sources in env.var_to_sources.items():
+        for source in sources:
+            key = _source_key(source)
+            if key is not None:
+                symbol_of.setdefault(key, symbol)
+    reasons: list[str] = []
+    for d in pinned:
+        key = _leaf_key(paths[d.leaf])
+        symbol = symbol_of.get((key, d.dim))
+        if symbol is None:
+            symbol = _by_suffix(symbol_of, key, d.dim)
+        guard = next((g for g in env.guards if symbol is not None and symbol in g.expr.free_symbols), None)
+        if guard is None:
+            continue
+        text = f"guard {guard.expr} at {_where(guard.sloc.framework_loc, root)}"
+        if text not in reasons:
+            reasons.append(text)
+    return clean_message("; ".join(reasons), _WHY_LIMIT)
+
+
+def _by_suffix(symbol_of: dict[tuple[tuple[Any, ...], int], Any], key: tuple[Any, ...], dim: int) -> Any:
+    # The varargs wrapper's sources start one level up (`tensors[i]`): match the innermost indexes.
+    for (chain, d), symbol in symbol_of.items():
+        if d == dim and chain and key[-len(chain) :] == chain:
+            return symbol
+    return None
+
+
+def _takes_varargs(module: torch.nn.Module) -> bool:
+    params = list(inspect.signature(module.forward).parameters.values())
+    return len(params) == 1 and params[0].kind == inspect.Parameter.VAR_POSITIONAL
+
+
+def _leaf_shapes(program: Any, count: int) -> list[Any] | None:
+    """The traced shape of each user input leaf (None for a constant), in pytree order."""
+    from torch.export.graph_signature import InputKind, TensorArgument
+
+    placeholders = {n.name: n for n in program.graph.nodes if n.op == "placeholder"}
+    shapes: list[Any] = []
+    for spec in program.graph_signature.input_specs:
+        if spec.kind != InputKind.USER_INPUT:
+            continue
+        if isinstance(spec.arg, TensorArgument):
+            shapes.append(placeholders[spec.arg.name].meta["val"].shape)
+        else:
+            shapes.append(None)
+    return shapes if len(shapes) == count else None
+
+
+def trace(ctx: ProbeContext) -> DynamicTrace:
+    """Exports the capture module with dynamic dims and prepares the other input sets."""
+    from torch.export import Dim
+    from torch.fx.experimental.symbolic_shapes import is_concrete_int
+
+    found = DynamicTrace()
+    inputs = ctx.capture_inputs()
+    leaves, spec = pytree.tree_flatten(tuple(inputs))
+    dims = varying_dims(leaves, varying_kinds(ctx))
+    shapes_spec = pytree.tree_unflatten(
+        [{d: Dim.AUTO for d in range(x.dim())} if isinstance(x, torch.Tensor) else None for x in leaves], spec
+    )
+    # Export pins sizes 0 and 1 (they decide broadcasting); a batch of one would read as pinned.
+    found.size_oblivious = any(leaves[d.leaf].shape[d.dim] <= 1 for d in dims)
+    module = ctx.capture_module().eval()
+    if _takes_varargs(module):
+        shapes_spec = (shapes_spec,)  # the spec follows forward's signature: one entry, *args
+    strict = bool(ctx.settings.get("export_strict", False))
+    watch = Stopwatch()
+    with contextlib.ExitStack() as stack:
+        if found.size_oblivious:
+            import torch.fx.experimental._config as fx_config
+
+            stack.enter_context(fx_config.patch(backed_size_oblivious=True))
+        try:
+            found.program = torch.export.export(
+                module, tuple(inputs), dynamic_shapes=shapes_spec, strict=strict
+            )
+        except Exception as exc:  # noqa: BLE001 - the failure is what the paths report
+            found.error = exc
+    found.seconds = watch.seconds()
+    if found.program is None:
+        return found
+
+    tensor_index = {
+        leaf: n for n, leaf in enumerate(i for i, x in enumerate(leaves) if isinstance(x, torch.Tensor))
+    }
+    traced = _leaf_shapes(found.program, len(leaves))
+    for d in dims:
+        name = d.describe(tensor_index[d.leaf])
+        size = traced[d.leaf][d.dim] if traced is not None and traced[d.leaf] is not None else None
+        # A symbol the trace replaced by a constant is still a SymInt, one that is a number.
+        if size is not None and is_concrete_int(size):
+            found.specialized.append(f"{name} = {int(size)}")
+        else:
+            found.dynamic.append(name)
+    if found.specialized:
+        pinned = [d for d in dims if d.describe(tensor_index[d.leaf]) in found.pinned_names()]
+        paths = [p for p, _ in pytree.tree_flatten_with_path(tuple(inputs))[0]]
+        found.why = pinning_guards(traced or [], paths, pinned, ctx.root)
+        return found
+
+    with torch.no_grad():
+        for label, grown in other_sizes(leaves, spec, dims):
+            try:
+                reference = [t.detach() for t in ctx.captured_tensors(module(*grown))]
+                found.sets.append(SizeSet(label, grown, reference))
+            except Exception as exc:  # noqa: BLE001 - the case itself does not take these sizes
+                message = clean_message(f"{type(exc).__name__}: {exc}", 300)
+                found.sets.append(SizeSet(label, grown, None, message))
+    return found
+
+
+def unchecked_note(sets: list[SizeSet]) -> str:
+    """Why no other size was compared: eager itself fails there, or the case lets nothing vary."""
+    if not sets:
+        return "no dimension may vary: only the traced sizes were checked"
+    failures = "; ".join(f"{s.label}: {s.eager_error}" for s in sets)
+    return f"eager fails at the other sizes, so only the traced sizes were checked ({failures})"

@@ -1,0 +1,79 @@
+"""torch.export with dynamic shapes: one trace with every tensor dimension `Dim.AUTO`, then the
+program runs at the traced sizes and at two other sizes, each compared with eager there."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import torch
+
+from capmap.compare import compare
+from capmap.probes import dynamic_shapes
+from capmap.probes.context import ProbeContext
+from capmap.probes.path import CapturePath
+
+PATH = CapturePath(
+    name="export-dynamic",
+    label="torch.export, dynamic shapes",
+    short="export dyn",
+    order=22,
+    description="torch.export.export with Dim.AUTO dims, run and compared at batch ×2 and ×3 (spatial +8)",
+    statuses={
+        "ok": "ok",
+        "ok-unverified": "ok-unverified",
+        "specialized": "specialized",
+        "fail": "fail",
+        "mismatch": "mismatch",
+    },
+    fields=(
+        "graph_nodes",
+        "strict",
+        "export_seconds",
+        "dynamic_dims",
+        "specialized_dims",
+        "size_oblivious",
+        "sizes_checked",
+        "stage",
+    ),
+)
+
+
+def probe(ctx: ProbeContext) -> dict[str, Any]:
+    found = dynamic_shapes.trace(ctx)
+    ctx.products[PATH.name] = found
+    record: dict[str, Any] = {"strict": bool(ctx.settings.get("export_strict", False)), **found.fields()}
+    if found.error is not None:
+        return {"status": "fail", **record, **ctx.error_fields(found.error)}
+    if found.specialized:
+        return {"status": "specialized", **record, "message": found.specialized_message()}
+
+    run = found.program.module()
+    checked: list[str] = []
+    sizes = [("traced", ctx.capture_inputs(), ctx.reference)]
+    sizes += [(s.label, s.inputs, s.reference) for s in found.sets if s.reference is not None]
+    for label, inputs, reference in sizes:
+        try:
+            with torch.no_grad():
+                out = run(*inputs)
+        except Exception as exc:  # noqa: BLE001 - a size the program refuses is its failure
+            return {
+                "status": "fail",
+                **record,
+                "sizes_checked": checked,
+                "stage": f"run at {label}",
+                **ctx.error_fields(exc),
+            }
+        result = compare(reference, ctx.captured_tensors(out), **ctx.compare_kwargs())
+        record.update(result.fields())
+        if not result.agrees:
+            return {
+                "status": "mismatch",
+                **record,
+                "sizes_checked": checked,
+                "message": f"at {label}: {result.detail}",
+            }
+        checked.append(dynamic_shapes.size_label(label, inputs))
+    record["sizes_checked"] = checked
+    if len(checked) == 1:
+        return {"status": "ok-unverified", **record, "message": dynamic_shapes.unchecked_note(found.sets)}
+    return {"status": "ok" if ctx.case.check else "ok-unverified", **record}

@@ -1,0 +1,111 @@
+"""ONNX export of the dynamic-shape program (its dynamic dims become dynamic axes), checked,
+loaded in ONNX Runtime, run at the traced sizes and at the other sizes, each compared with eager."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import torch
+
+from capmap.compare import compare
+from capmap.probes import dynamic_shapes
+from capmap.probes.context import ProbeContext, Stopwatch
+from capmap.probes.onnx import PATH as ONNX_PATH
+from capmap.probes.onnx import load_checked, ort_outputs, reuse_torchlib_registry
+from capmap.probes.path import CapturePath
+
+PATH = CapturePath(
+    name="onnx-dynamic",
+    label="ONNX, dynamic shapes",
+    short="ONNX dyn",
+    order=12,
+    description="ONNX of the export-dynamic program, dynamic axes, run in ONNX Runtime at the other sizes",
+    statuses={**ONNX_PATH.statuses, "specialized": "specialized"},
+    fields=(
+        "op_types",
+        "size_kb",
+        "stages",
+        "shared_trace",
+        "opset",
+        "dynamic_dims",
+        "specialized_dims",
+        "size_oblivious",
+        "sizes_checked",
+        "stage",
+    ),
+    builds_on=("export-dynamic",),
+    fail_status="export-fail",
+)
+
+
+def prepare() -> None:
+    reuse_torchlib_registry()
+
+
+def probe(ctx: ProbeContext) -> dict[str, Any]:
+    reuse_torchlib_registry()
+    opset = int(ctx.settings.get("opset", 18))
+    stages: dict[str, float] = {}
+    shared = ctx.products.get("export-dynamic")
+    found = shared if shared is not None else dynamic_shapes.trace(ctx)
+    facts = {k: v for k, v in found.fields().items() if k != "graph_nodes" and k != "export_seconds"}
+    record: dict[str, Any] = {"opset": opset, "stages": stages, "shared_trace": shared is not None, **facts}
+    stages["trace"] = found.seconds
+    if found.error is not None:
+        return {"status": "export-fail", **record, **ctx.error_fields(found.error)}
+    if found.specialized:
+        return {"status": "specialized", **record, "message": found.specialized_message()}
+
+    watch = Stopwatch()
+    try:
+        program = torch.onnx.export(found.program, ctx.capture_inputs(), dynamo=True, opset_version=opset)
+    except Exception as exc:  # noqa: BLE001 - the failure is what this path reports
+        stages["export"] = watch.seconds()
+        return {"status": "export-fail", **record, **ctx.error_fields(exc)}
+    stages["export"] = watch.seconds()
+    session, failure = load_checked(ctx, program.model_proto, record, stages)
+    if failure is not None:
+        return failure
+    fixed = _fixed_axes(program.model_proto, found.dynamic)
+    if fixed:
+        message = f"specialized: the ONNX graph fixes {', '.join(fixed)} (dynamic in the exported program)"
+        return {"status": "specialized", **record, "specialized_dims": fixed, "message": message}
+
+    watch = Stopwatch()
+    checked: list[str] = []
+    sizes = [("traced", ctx.capture_inputs(), ctx.reference)]
+    sizes += [(s.label, s.inputs, s.reference) for s in found.sets if s.reference is not None]
+    for label, inputs, reference in sizes:
+        try:
+            outputs = ort_outputs(ctx, session, inputs, reference)
+        except Exception as exc:  # noqa: BLE001
+            stages["ort_run"] = watch.seconds()
+            record.update(sizes_checked=checked, stage=f"run at {label}")
+            return {"status": "ort-run-fail", **record, **ctx.error_fields(exc)}
+        result = compare(reference, outputs, **ctx.compare_kwargs())
+        record.update(result.fields())
+        if not result.agrees:
+            stages["ort_run"] = watch.seconds()
+            record["sizes_checked"] = checked
+            return {"status": "mismatch", **record, "message": f"at {label}: {result.detail}"}
+        checked.append(dynamic_shapes.size_label(label, inputs))
+    stages["ort_run"] = watch.seconds()
+    record["sizes_checked"] = checked
+    if len(checked) == 1:
+        return {"status": "ok-unverified", **record, "message": dynamic_shapes.unchecked_note(found.sets)}
+    return {"status": "ok" if ctx.case.check else "ok-unverified", **record}
+
+
+def _fixed_axes(proto: Any, dynamic: list[str]) -> list[str]:
+    """The dims the program keeps dynamic ("input 0 dim 2 (spatial)") that the graph fixes."""
+    fixed = []
+    graph_inputs = list(proto.graph.input)
+    for name in dynamic:
+        words = name.split()
+        index, dim = int(words[1]), int(words[3])
+        if index >= len(graph_inputs):
+            continue
+        dims = graph_inputs[index].type.tensor_type.shape.dim
+        if dim < len(dims) and dims[dim].HasField("dim_value"):
+            fixed.append(f"{name} = {dims[dim].dim_value}")
+    return fixed
