@@ -93,6 +93,19 @@ TEST(CauseRules, DynamicShapeCausesNameThePinnedSize) {
             "tensors_0.size()[0] == 6) and refuses the other sizes");
   EXPECT_EQ(causes["export-dynamic-constraint"],
             "Export refuses to keep L['args'][0].size()[0] dynamic: the code specializes it");
+  // Seen on the Kornia quick tier with all seven paths.
+  EXPECT_EQ(causes["survey:harris_response"],
+            "The program keeps a condition on sizes from its trace (tensors_0.size()[0] == 1) and "
+            "refuses the other sizes");
+  EXPECT_EQ(causes["survey:gaussian_blur2d"],
+            "The ONNX exporter needs a size as a constant operator attribute (a kernel size, a "
+            "pad), but it is dynamic here");
+  EXPECT_EQ(causes["survey:match_mnn"],
+            "A data-dependent size (u3) is created while compiling and lost before the outputs (a "
+            "torch bug around nonzero/unique-like ops)");
+  EXPECT_EQ(causes["survey:RandomAffine"],
+            "The program writes in place into a slice of a tensor (copy_ into a view); "
+            "AOTInductor's compile rejects it");
 }
 
 TEST(CauseRules, AnAotiPackageThatCannotBeBuiltIsTheCompilersFailure) {
