@@ -31,6 +31,7 @@ import io
 import os
 import re
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -47,6 +48,8 @@ from capmap.repro.cells import Cell, RunInfo
 MAX_SAVED_BYTES = 32 << 20
 _SAFE_NAME = re.compile(r"[^A-Za-z0-9_.-]+")
 _MESSAGE_COMMENT_CHARS = 300
+# A file being written is `.NAME.PID.tmp` beside it until it is renamed into place.
+TEMP_SUFFIX = ".tmp"
 # What the helper code copied into a script may use besides what it defines.
 _SCRIPT_GLOBALS = {"torch", "np", "dataclasses", "dataclass", "field", "Any", "copy"}
 
@@ -221,8 +224,6 @@ def _constructor_lines(target: Deferred) -> tuple[list[str], list[str]] | None:
         "    target.eval()",
     ]
     return lines, _imports_for(factory)
-
-
 
 
 # ---- how the capture paths see the case ------------------------------------------------------
@@ -666,14 +667,31 @@ def script_text(case: Case, cell: Cell, run: RunInfo, target: Target, pt_name: s
 
 
 def write_script(case: Case, cell: Cell, run: RunInfo, out: Path) -> Path:
-    """Writes `out` (and the `.pt` file beside it when the script needs one); returns `out`."""
+    """Writes `out` (and the `.pt` file beside it when the script needs one); returns `out`.
+
+    Each file appears whole or not at all (written aside, then renamed), the `.pt` file first:
+    a reader never finds a script whose saved inputs are missing or half written."""
     out.parent.mkdir(parents=True, exist_ok=True)
     target = choose_target(case)
-    pt_name = out.with_suffix(".pt").name
-    text = script_text(case, cell, run, target, pt_name)
+    pt_file = out.with_suffix(".pt")
+    text = script_text(case, cell, run, target, pt_file.name)
     if target.saved:
-        torch.save(target.saved, out.with_suffix(".pt"))
+        _replace(pt_file, lambda tmp: torch.save(target.saved, tmp))
     else:
-        out.with_suffix(".pt").unlink(missing_ok=True)
-    out.write_text(text, encoding="utf-8")
+        pt_file.unlink(missing_ok=True)
+    _replace(out, lambda tmp: tmp.write_text(text, encoding="utf-8"))
     return out
+
+
+def temp_name(out: Path) -> Path:
+    """Where `out` is written before it is renamed into place: hidden, named by the writer's pid."""
+    return out.with_name(f".{out.name}.{os.getpid()}{TEMP_SUFFIX}")
+
+
+def _replace(out: Path, write: Callable[[Path], object]) -> None:
+    tmp = temp_name(out)
+    try:
+        write(tmp)
+        os.replace(tmp, out)
+    finally:
+        tmp.unlink(missing_ok=True)
