@@ -12,7 +12,6 @@
 #include <vector>
 
 #include "cli/commands.h"
-#include "cli/python_module.h"
 #include "common/user_error.h"
 #include "merge/baseline.h"
 #include "merge/merge.h"
@@ -23,6 +22,7 @@
 #include "run/interrupt_watcher.h"
 #include "run/progress_display.h"
 #include "run/python_locator.h"
+#include "run/repro_writer.h"
 #include "run/run_paths.h"
 #include "run/run_summary.h"
 #include "run/scheduler.h"
@@ -105,13 +105,6 @@ nlohmann::json registry_specs(const std::vector<std::string>& registries) {
     specs.push_back(on_disk ? std::filesystem::absolute(spec).lexically_normal().string() : spec);
   }
   return specs;
-}
-
-// `--repro`: the scripts of the run's failing cells, in repro/ beside the store.
-void write_repro_scripts(const std::filesystem::path& store, const std::string& run_key) {
-  int code =
-      run_python_module({"capmap.repro", "--all", "--store", store.string(), "--run-key", run_key});
-  if (code != 0) std::fprintf(stderr, "capmap: writing repro scripts failed (exit %d)\n", code);
 }
 
 // The snapshot of the newest run a store holds, complete or not: what a change
@@ -246,6 +239,9 @@ void run_command(const RunCommandOptions& options, int& exit_code) {
   run.tags = filter.tags;
   run.registry_cases = static_cast<long long>(inventory.size());
   store.begin_run(run);
+  // --repro: scripts of the failing cells, written by a low-priority process as records arrive.
+  std::optional<ReproWriter> repro_writer;
+  if (options.repro) repro_writer.emplace(supervisor_options.python, store_path, run_key);
 
   auto plan = plan_tasks(store, run_key, selected, paths, options.retry_crashed);
   auto durations = store.known_durations();
@@ -289,9 +285,10 @@ void run_command(const RunCommandOptions& options, int& exit_code) {
     std::fprintf(stderr, "capmap: interrupted; records so far are kept in %s\n",
                  store_path.c_str());
     exit_code = figures.stats.interrupt_exit_code;
-    return;
+    return;  // the repro writer stops; the scripts it wrote stay
   }
-  if (options.repro) write_repro_scripts(store_path, run_key);
+  // The writer catches up while merge runs.
+  if (repro_writer) repro_writer->run_over();
   if (!options.no_merge) {
     std::filesystem::path out =
         options.out.empty() ? store_path.parent_path() : std::filesystem::path(options.out);
@@ -299,6 +296,15 @@ void run_command(const RunCommandOptions& options, int& exit_code) {
     merge_and_render(store_path, out, run_key, partial, options.baseline);
   }
   exit_code = 0;
+  if (repro_writer) {
+    int code = repro_writer->finish(interrupts);
+    if (code < 0) {
+      std::fprintf(stderr, "capmap: interrupted; the repro scripts written so far are kept\n");
+      exit_code = interrupts.exit_code();
+    } else if (code != 0) {
+      std::fprintf(stderr, "capmap: writing repro scripts failed (exit %d)\n", code);
+    }
+  }
 }
 
 }  // namespace
@@ -371,7 +377,7 @@ void add_run_command(CLI::App& app, int& exit_code) {
                   "--changed does not select are carried over from it into the snapshot");
   cmd->add_flag("--repro", options->repro,
                 "Write a script that reproduces each failing case x path outside capmap into "
-                "repro/ beside the store, after the run");
+                "repro/ beside the store, as the run records the failures");
   cmd->callback([options, &exit_code] { run_command(*options, exit_code); });
 }
 

@@ -78,9 +78,10 @@ def test_a_python_int_of_a_size_pins_it(records: Any) -> None:
     assert f"dynamic_cases.py:{source_line('PYTHON INT OF A SIZE')}" in r["message"]
 
 
-def test_a_reshape_to_a_constant_keeps_a_runtime_guard_that_refuses_other_sizes(records: Any) -> None:
+def test_a_reshape_to_a_constant_keeps_a_guard_that_pins_the_batch(records: Any) -> None:
     r = records["rows_of_six"]["export-dynamic"]
-    assert r["status"] == "fail" and r["stage"] == "run at batch ×2"
+    assert r["status"] == "specialized" and r["stage"] == "run at batch ×2"
+    assert r["specialized_dims"] == ["input 0 dim 0 (batch)"]
     assert r["message"].startswith("Guard failed: ")
     # The ONNX graph has no such guard: its Reshape to (6, -1) is right at every size.
     assert records["rows_of_six"]["onnx-dynamic"]["status"] == "ok"

@@ -3,19 +3,26 @@
 One real survey of tests/python/registries/repro_cases.py (one failure of each kind) with
 `capmap run --repro`, then one real `capmap repro --check`. The scripts run under an import
 guard: a script of a public target may not import capmap at all, a script that loads its case
-from the registry may import only the registry loader (capmap, capmap.cases, capmap.registry).
+from the registry may import only the registry loader (capmap, capmap.cases, capmap.deferred,
+capmap.registry).
 """
 
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import sqlite3
 import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+import torch
+from capmap.cases import Case
+from capmap.deferred import deferred
+from capmap.repro.script import choose_target
 from capmap_testing import PYTHON_DIR, python_env, query, records, run_capmap
 
 REPRO_CASES = Path(__file__).resolve().parent / "registries" / "repro_cases.py"
@@ -30,6 +37,7 @@ KINDS = {
     ("diverges_when_captured", "export"): "mismatch",
     ("breaks_then_fails", "compile"): "fail",
     ("crashes_when_exporting", "export"): "crashed",
+    ("conv[float64]", "onnx"): "ort-load-fail",
 }
 PUBLIC_TARGETS = ["cummax.onnx", "adaptive_max_pool.onnx", "matmul_int8_.onnx", "erf_float64_.onnx"]
 HARNESS_CELL = ("fails_only_in_the_harness", "export")
@@ -44,7 +52,8 @@ from pathlib import Path
 
 if sys.argv and sys.argv[0].endswith((".onnx.py", ".export.py", ".compile.py")):
     text = Path(sys.argv[0]).read_text()
-    allowed = {"capmap", "capmap.cases", "capmap.registry"} if "capmap.registry" in text else set()
+    loader = {"capmap", "capmap.cases", "capmap.deferred", "capmap.registry"}
+    allowed = loader if "capmap.registry" in text else set()
 
     class _NoCapmap:
         def find_spec(self, name, path=None, target=None):
@@ -181,6 +190,69 @@ def test_scripts_show_the_torch_calls_and_name_what_to_expect(survey: Survey) ->
     )
     module_script = (folder / "adaptive_max_pool.onnx.py").read_text()
     assert "a torch.nn.modules.pooling.AdaptiveMaxPool2d, as the registry built it" in module_script
+
+
+CONV_WEIGHTS = """
+import runpy
+import sys
+
+import torch
+from capmap import deferred
+
+script = runpy.run_path(sys.argv[1], run_name="repro")  # everything but the run itself
+built = deferred(torch.nn.Conv2d, 2, 3, 3, dtype=torch.float64).build()
+ours, theirs = script["target"].state_dict(), built.state_dict()
+assert ours.keys() == theirs.keys() and all(torch.equal(ours[k], theirs[k]) for k in ours)
+assert not script["target"].training
+print("same weights")
+"""
+
+
+def test_a_deferred_module_is_built_in_the_script_as_capmap_builds_it(survey: Survey) -> None:
+    script = survey.store.parent / "repro" / "conv_float64_.onnx.py"
+    text = script.read_text()
+    call = "torch.nn.Conv2d(2, 3, 3, dtype=torch.float64)"
+    assert f"    target = {call}" in text
+    assert "torch.manual_seed(" in text
+    assert not re.search(r"^\s*(import|from) capmap", text, re.MULTILINE) and '__import__("capmap' not in text
+    # The .pt file holds the inputs only: the weights come from the constructor and the seed.
+    saved = torch.load(script.with_suffix(".pt"), weights_only=False)
+    assert set(saved) == {"inputs"}
+    done = subprocess.run(
+        [sys.executable, "-c", CONV_WEIGHTS, str(script)],
+        cwd=script.parent,
+        env=python_env(),
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0 and "same weights" in done.stdout, done.stderr[-2000:]
+
+
+def test_nested_deferred_calls_are_spelled_out_and_build_what_capmap_builds() -> None:
+    conv = deferred(torch.nn.Conv2d, 2, 3, 3)
+    cases = {
+        "seq": deferred(torch.nn.Sequential, conv, deferred(torch.nn.Linear, 5, 4)),
+        "weight": deferred(getattr, conv, "weight"),
+    }
+    for name, target in cases.items():
+        chosen = choose_target(Case(name, "toy", target, [torch.zeros(1, 2, 5, 5)]))
+        assert not chosen.from_registry, chosen.lines
+        code = "\n".join(chosen.lines)
+        assert "torch.nn.Conv2d(2, 3, 3)" in code and "capmap." not in code
+        scope: dict[str, object] = {"torch": torch}
+        exec(code, scope)  # noqa: S102 - the script's own lines, in a fresh RNG state
+        built = target.build()
+        ours = scope["target"]
+        if isinstance(built, torch.nn.Module):
+            assert isinstance(ours, torch.nn.Module)
+            theirs = built.state_dict()
+            assert ours.state_dict().keys() == theirs.keys()
+            assert all(torch.equal(v, theirs[k]) for k, v in ours.state_dict().items())
+        else:
+            assert isinstance(ours, torch.Tensor) and torch.equal(ours, built)
+    assert "conv2d.weight" in "\n".join(choose_target(Case("w", "toy", cases["weight"], [])).lines)
 
 
 def test_the_import_guard_refuses_capmap_in_a_script(survey: Survey, tmp_path: Path) -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import inspect
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -296,6 +297,17 @@ def trace(ctx: ProbeContext) -> DynamicTrace:
                 message = clean_message(f"{type(exc).__name__}: {exc}", 300)
                 found.sets.append(SizeSet(label, grown, None, message))
     return found
+
+
+_GUARDED_SIZE = re.compile(r"_(\d+)\.size\(\)\[(\d+)\]")
+
+
+def guarded_dims(message: str, dynamic: list[str]) -> list[str]:
+    """The varying dims a failed runtime guard (`Guard failed: tensors_0.size()[0] == 1`) names."""
+    if not message.startswith("Guard failed:"):
+        return []
+    named = {f"input {i} dim {d} " for i, d in _GUARDED_SIZE.findall(message)}
+    return [name for name in dynamic if any(name.startswith(prefix) for prefix in named)]
 
 
 def unchecked_note(sets: list[SizeSet]) -> str:

@@ -56,6 +56,11 @@ def probe(ctx: ProbeContext) -> dict[str, Any]:
             with torch.no_grad():
                 out = run(*inputs)
         except Exception as exc:  # noqa: BLE001 - a size the program refuses is its failure
+            pinned = dynamic_shapes.guarded_dims(str(exc), found.dynamic)
+            if label != "traced" and pinned:
+                # A runtime guard kept from the trace refuses the new size: pinned after all.
+                record.update(sizes_checked=checked, stage=f"run at {label}", specialized_dims=pinned)
+                return {"status": "specialized", **record, **ctx.error_fields(exc)}
             return {
                 "status": "fail",
                 **record,

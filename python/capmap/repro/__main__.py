@@ -2,7 +2,7 @@
 
     python -m capmap.repro NAME [--path P] [--store DB|SNAPSHOT] [-o FILE] [--registry R]...
     python -m capmap.repro --check [--store DB|SNAPSHOT] [--sample N] [--timeout S] [--dir D]
-    python -m capmap.repro --all [--store DB|SNAPSHOT] [--dir D]
+    python -m capmap.repro --all [--store DB|SNAPSHOT] [--dir D] [--follow]
 
 `capmap repro` runs this module (see docs/DESIGN.md, "Repro scripts"). Exit codes: 0 done (and,
 with --check, every checked cell reproduced), 1 some cell did not reproduce, 2 bad input.
@@ -19,7 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from capmap.cases import Case, RegistryError
-from capmap.repro.cells import CAPTURE_PATHS, Cell, Source, read_source
+from capmap.repro.cells import CAPTURE_PATHS, Cell, RunInfo, Source, read_source
+from capmap.repro.follow import ScriptWriter, follow
 
 
 def _parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -32,6 +33,11 @@ def _parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--run-key", default="", help="run key (default: the store's newest)")
     parser.add_argument("--check", action="store_true", help="run every failing cell's script and judge it")
     parser.add_argument("--all", action="store_true", help="write the script of every failing cell")
+    parser.add_argument(
+        "--follow",
+        action="store_true",
+        help="with --all and a store: keep writing as failing records arrive, until stdin closes",
+    )
     parser.add_argument("--sample", type=int, default=0, help="check only N failing cells, chosen at random")
     parser.add_argument("--unchecked", action="store_true", help="check only cells without a verdict yet")
     parser.add_argument("--timeout", type=float, default=420.0, help="seconds a script may run")
@@ -45,6 +51,8 @@ def _parse_args(argv: list[str] | None) -> argparse.Namespace:
         parser.error("give a case NAME, or --check, or --all")
     if args.output and not args.name:
         parser.error("-o goes with a case NAME")
+    if args.follow and not args.all:
+        parser.error("--follow goes with --all")
     if args.sample < 0:
         parser.error("--sample must be positive")
     return args
@@ -56,10 +64,10 @@ def _load_cases(specs: list[str]) -> dict[str, Case]:
     return registry.load(specs).by_name()
 
 
-def _registries(args: argparse.Namespace, source: Source) -> list[str]:
+def _registries(args: argparse.Namespace, run: RunInfo) -> list[str]:
     from capmap.registry import DEFAULT_REGISTRY
 
-    return args.registry or source.run.registries or [DEFAULT_REGISTRY]
+    return args.registry or run.registries or [DEFAULT_REGISTRY]
 
 
 def _case_for(cases: dict[str, Case], cell: Cell, specs: list[str]) -> Case:
@@ -71,8 +79,8 @@ def _case_for(cases: dict[str, Case], cell: Cell, specs: list[str]) -> Case:
     return found
 
 
-def _script_dir(args: argparse.Namespace, source: Source) -> Path:
-    return Path(args.dir) if args.dir else source.file.resolve().parent / "repro"
+def _script_dir(args: argparse.Namespace, source_file: Path) -> Path:
+    return Path(args.dir) if args.dir else source_file.resolve().parent / "repro"
 
 
 def _write_one(args: argparse.Namespace, source: Source) -> int:
@@ -95,7 +103,7 @@ def _write_one(args: argparse.Namespace, source: Source) -> int:
         raise RegistryError(
             f"-o {args.output}: case {args.name!r} fails on several paths; choose one with --path"
         )
-    specs = _registries(args, source)
+    specs = _registries(args, source.run)
     case = _case_for(_load_cases(specs), cells[0], specs)
     for cell in cells:
         out = Path(args.output) if args.output else Path(f"{file_stem(cell.case, cell.path)}.py")
@@ -105,25 +113,21 @@ def _write_one(args: argparse.Namespace, source: Source) -> int:
 
 
 def _write_all(args: argparse.Namespace, source: Source) -> int:
-    from capmap.repro.script import file_stem, write_script
-
     cells = source.failing()
     if not cells:
         print(f"repro: no failing cell in {source.file}")
         return 0
-    specs = _registries(args, source)
-    cases = _load_cases(specs)
-    folder = _script_dir(args, source)
-    written = 0
+    writer = ScriptWriter(source.run, _registries(args, source.run), _script_dir(args, source.file))
     for cell in cells:
-        case = cases.get(cell.case)
-        if case is None:
-            print(f"repro: {cell.key}: case not in {', '.join(specs)}; no script", file=sys.stderr)
-            continue
-        write_script(case, cell, source.run, folder / f"{file_stem(cell.case, cell.path)}.py")
-        written += 1
-    print(f"repro: wrote {written} scripts of failing cells to {folder}")
+        writer.write(cell)
+    print(f"repro: wrote {writer.written} scripts of failing cells to {writer.folder}")
     return 0
+
+
+def _follow(args: argparse.Namespace) -> int:
+    store = Path(args.store)
+    folder = _script_dir(args, store)
+    return follow(store, args.run_key, folder, lambda run: _registries(args, run))
 
 
 def _check(args: argparse.Namespace, source: Source) -> int:
@@ -139,9 +143,9 @@ def _check(args: argparse.Namespace, source: Source) -> int:
     if not cells:
         print(f"repro check: no failing cell to check in {source.file}")
         return 0
-    specs = _registries(args, source)
+    specs = _registries(args, source.run)
     cases = _load_cases(specs)
-    folder = _script_dir(args, source)
+    folder = _script_dir(args, source.file)
     results = os.fdopen(args.results_fd, "w", buffering=1) if args.results_fd >= 0 else None
     failed: list[str] = []
     reproduced = 0
@@ -198,6 +202,8 @@ def _result(run_key: str, cell: Cell, ok: bool, outcome: str, script: str) -> di
 def main(argv: list[str] | None = None) -> int:
     args = _parse_args(argv)
     try:
+        if args.follow:
+            return _follow(args)
         source = read_source(Path(args.store), args.run_key)
         if args.check:
             return _check(args, source)

@@ -83,43 +83,59 @@ def _loads(text: str | None) -> Any:
     return json.loads(text) if text else {}
 
 
-def _read_store(file: Path, run_key: str) -> Source:
+def open_store(file: Path) -> sqlite3.Connection:
+    """The store, read-only: the supervisor may be writing it (WAL), and is never blocked."""
     try:
-        db = sqlite3.connect(f"file:{file}?mode=ro", uri=True)
+        return sqlite3.connect(f"file:{file}?mode=ro", uri=True, timeout=30)
     except sqlite3.Error as exc:
         raise RegistryError(f"{file}: cannot open the results store: {exc}") from exc
-    try:
-        runs = db.execute("SELECT run_key, info, created FROM runs ORDER BY created, run_key").fetchall()
-        if run_key:
-            runs = [r for r in runs if r[0] == run_key]
-        if not runs:
-            problem = f"holds no run {run_key}" if run_key else "holds no run yet"
-            raise RegistryError(f"{file}: results store {problem}")
-        key, info_text, _ = runs[-1]
-        info = _loads(info_text)
-        rows = db.execute(
-            "SELECT case_name, path, status, record, created FROM records WHERE run_key=? "
-            "ORDER BY case_name, path",
-            (key,),
-        ).fetchall()
-        has_repro = db.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='repro'").fetchone()
-        checked = set()
-        if has_repro:
-            rows_checked = db.execute(
-                "SELECT case_name, path, record_created FROM repro WHERE run_key=?", (key,)
-            ).fetchall()
-            checked = {tuple(r) for r in rows_checked}
-    except sqlite3.Error as exc:
-        raise RegistryError(f"{file}: not a readable results store: {exc}") from exc
-    finally:
-        db.close()
-    run = RunInfo(
+
+
+def run_info(db: sqlite3.Connection, file: Path, run_key: str = "") -> RunInfo:
+    """The run `run_key` (default: the newest) of an open store."""
+    runs = db.execute("SELECT run_key, info, created FROM runs ORDER BY created, run_key").fetchall()
+    if run_key:
+        runs = [r for r in runs if r[0] == run_key]
+    if not runs:
+        problem = f"holds no run {run_key}" if run_key else "holds no run yet"
+        raise RegistryError(f"{file}: results store {problem}")
+    key, info_text, _ = runs[-1]
+    info = _loads(info_text)
+    return RunInfo(
         run_key=key,
         library=info.get("library") or {},
         versions=info.get("versions") or {},
         settings=info.get("settings") or {},
         registries=list(info.get("registries") or []),
     )
+
+
+def failing_keys(db: sqlite3.Connection, run_key: str) -> dict[tuple[str, str], str]:
+    """(case, path) → `created` of every failing capture record of the run, read cheaply."""
+    paths = ", ".join("?" * len(CAPTURE_PATHS))
+    statuses = ", ".join("?" * len(NOT_FAILING))
+    rows = db.execute(
+        f"SELECT case_name, path, created FROM records WHERE run_key=? AND path IN ({paths}) "
+        f"AND status NOT IN ({statuses})",
+        (run_key, *CAPTURE_PATHS, *sorted(NOT_FAILING)),
+    ).fetchall()
+    return {(name, path): created or "" for name, path, created in rows}
+
+
+def case_cells(
+    db: sqlite3.Connection,
+    run_key: str,
+    names: list[str] | None = None,
+    checked: set[tuple[str, ...]] | None = None,
+) -> list[Cell]:
+    """The cells of the run's cases `names` (default: every case), each with its siblings."""
+    query = "SELECT case_name, path, status, record, created FROM records WHERE run_key=?"
+    rows: list[tuple[Any, ...]] = []
+    if names is None:
+        rows = db.execute(query + " ORDER BY case_name, path", (run_key,)).fetchall()
+    else:
+        for name in sorted(set(names)):
+            rows += db.execute(query + " AND case_name=? ORDER BY path", (run_key, name)).fetchall()
     by_case: dict[str, dict[str, tuple[dict[str, Any], str]]] = {}
     for name, path, status, record_text, created in rows:
         record = _loads(record_text)
@@ -129,7 +145,27 @@ def _read_store(file: Path, run_key: str) -> Source:
     for name, paths in by_case.items():
         siblings = {p: r for p, (r, _) in paths.items()}
         for path, (record, created) in paths.items():
-            cells.append(Cell(name, path, record, siblings, created, (name, path, created or "") in checked))
+            verdict = checked is not None and (name, path, created or "") in checked
+            cells.append(Cell(name, path, record, siblings, created, verdict))
+    return cells
+
+
+def _read_store(file: Path, run_key: str) -> Source:
+    db = open_store(file)
+    try:
+        run = run_info(db, file, run_key)
+        has_repro = db.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='repro'").fetchone()
+        checked: set[tuple[str, ...]] = set()
+        if has_repro:
+            rows_checked = db.execute(
+                "SELECT case_name, path, record_created FROM repro WHERE run_key=?", (run.run_key,)
+            ).fetchall()
+            checked = {tuple(r) for r in rows_checked}
+        cells = case_cells(db, run.run_key, None, checked)
+    except sqlite3.Error as exc:
+        raise RegistryError(f"{file}: not a readable results store: {exc}") from exc
+    finally:
+        db.close()
     return Source(file, "store", run, cells)
 
 

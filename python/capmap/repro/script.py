@@ -31,7 +31,8 @@ import io
 import os
 import re
 import sys
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -40,13 +41,15 @@ import torch
 
 from capmap import compare as _compare
 from capmap.cases import Case, public_name
-from capmap.deferred import Deferred
+from capmap.deferred import Deferred, resolve
 from capmap.repro.cells import Cell, RunInfo
 
 # A saved target bigger than this is rebuilt from the registry instead (model weights).
 MAX_SAVED_BYTES = 32 << 20
 _SAFE_NAME = re.compile(r"[^A-Za-z0-9_.-]+")
 _MESSAGE_COMMENT_CHARS = 300
+# A file being written is `.NAME.PID.tmp` beside it until it is renamed into place.
+TEMP_SUFFIX = ".tmp"
 # What the helper code copied into a script may use besides what it defines.
 _SCRIPT_GLOBALS = {"torch", "np", "dataclasses", "dataclass", "field", "Any", "copy"}
 
@@ -91,9 +94,16 @@ def _module_prefix(dotted: str) -> str:
     parts = dotted.split(".")
     for end in range(len(parts) - 1, 0, -1):
         module = ".".join(parts[:end])
-        if module in sys.modules or importlib.util.find_spec(module) is not None:
+        if module in sys.modules or _is_module(module):
             return module
     return parts[0]
+
+
+def _is_module(dotted: str) -> bool:
+    try:
+        return importlib.util.find_spec(dotted) is not None
+    except (ImportError, ValueError):  # a name below a module that is not a package
+        return False
 
 
 def _imports_for(dotted: str) -> list[str]:
@@ -127,9 +137,11 @@ def _saved_size(value: Any) -> int | None:
 
 
 def _literal(value: Any) -> str | None:
-    """Python source for plain data (numbers, strings, tuples ...), else None."""
+    """Python source for plain data (numbers, strings, tuples, dtypes ...), else None."""
     if value is None or isinstance(value, (bool, int, str)):
         return repr(value)
+    if isinstance(value, torch.dtype):
+        return str(value)  # torch.float64: the script imports torch
     if isinstance(value, float):
         text = repr(value)
         return text if text not in ("nan", "inf", "-inf") else f"float({text!r})"
@@ -196,31 +208,93 @@ def choose_target(case: Case) -> Target:
     lines = [
         "# The target is defined in a registry: load the case from it (the only capmap import).",
         f'case = __import__("capmap.registry").registry.load([{spec!r}]).by_name()[{case.name!r}]',
-        "target = case.resolved().target",
+        "case = case.resolved()  # builds what the registry defers (capmap.deferred), as capmap does",
+        "target = case.target",
     ]
     return Target(lines, {}, [], True)
 
 
+def _same(found: Any, obj: Any) -> bool:
+    # A classmethod is a new bound method at each look-up: equal, not identical.
+    return found is obj or (inspect.ismethod(found) and found == obj)
+
+
+def _shortest_alias(dotted: str, obj: Any) -> str:
+    """`kornia.feature.HardNet` for `kornia.feature.hardnet.HardNet`: the shortest name of `obj`
+    through the packages above the module that defines it (what their users write)."""
+    module = _module_prefix(dotted)
+    qualname = dotted[len(module) + 1 :]
+    parts = module.split(".")
+    for end in range(1, len(parts)):
+        alias = f"{'.'.join(parts[:end])}.{qualname}"
+        if _same(_resolve(alias), obj):
+            return alias
+    return dotted
+
+
 def _constructor_lines(target: Deferred) -> tuple[list[str], list[str]] | None:
     """A deferred target rebuilt in plain sight: its constructor call under the seed capmap
-    builds it with, when the factory has a public name and its arguments are literals."""
+    builds it with, when each factory has a public name and each argument is a literal or
+    another deferred call (built first, under its own seed, as `Deferred.build` does)."""
+    lines = ["# Built as capmap builds it: random weights from a fixed seed, in eval mode."]
+    imports: list[str] = []
+    if _build_lines(target, "target", lines, imports, {}, "") is None:
+        return None
+    return lines, imports
+
+
+def _build_lines(
+    target: Deferred, name: str, lines: list[str], imports: list[str], named: dict[int, str], indent: str
+) -> str | None:
+    """Appends the lines that build `target` into the variable `name`; None when it can't be
+    spelled out. `named` maps deferred objects already built to their variables."""
+    if id(target) in named:
+        return named[id(target)]
     factory = public_name(target.factory)
-    if _resolve(factory) is not target.factory:
+    if not _same(_resolve(factory), target.factory):
         return None
-    args = [_literal(a) for a in target.args]
-    kwargs = {k: _literal(v) for k, v in target.kwargs.items()}
-    if any(a is None for a in args) or any(v is None for v in kwargs.values()):
-        return None
-    call = ", ".join([*(a for a in args if a is not None), *(f"{k}={v}" for k, v in kwargs.items())])
-    lines = [
-        "# Built as capmap builds it: random weights from a fixed seed, in eval mode.",
-        "with torch.random.fork_rng(devices=[]):",
-        f"    torch.manual_seed({target.seed()})",
-        f"    target = {factory}({call})",
-        "if isinstance(target, torch.nn.Module):",
-        "    target.eval()",
+    factory = _shortest_alias(factory, target.factory)
+    inner = indent + "    "
+    body: list[str] = []
+    args: list[str] = []
+    for value in [*target.args, *target.kwargs.values()]:
+        if isinstance(value, Deferred):
+            part = _build_lines(value, _part_name(value, named), body, imports, named, inner)
+            text = part
+        else:
+            text = _literal(value)
+        if text is None:
+            return None
+        args.append(text)
+    positional = args[: len(target.args)]
+    keywords = [f"{k}={v}" for k, v in zip(target.kwargs, args[len(target.args) :], strict=True)]
+    attribute = target.args[1] if target.factory is getattr and len(target.args) == 2 else None
+    if isinstance(attribute, str) and attribute.isidentifier() and not keywords:
+        call = f"{positional[0]}.{attribute}"  # deferred(getattr, obj, "attr")
+    else:
+        call = f"{factory}({', '.join([*positional, *keywords])})"
+        imports += [m for m in _imports_for(factory) if m not in imports and m != "builtins"]
+    lines += [
+        f"{indent}with torch.random.fork_rng(devices=[]):",
+        f"{inner}torch.manual_seed({target.seed()})",
+        *body,
+        f"{inner}{name} = {call}",
+        f"{indent}if isinstance({name}, torch.nn.Module):",
+        f"{indent}    {name}.eval()",
     ]
-    return lines, _imports_for(factory)
+    named[id(target)] = name
+    return name
+
+
+def _part_name(target: Deferred, named: dict[int, str]) -> str:
+    """A variable for a deferred argument, after its factory: `hardnet`, `efficientvit_backbone_b0`."""
+    label = getattr(target.factory, "__qualname__", getattr(target.factory, "__name__", "part"))
+    base = re.sub(r"\W", "_", str(label)).lower() or "part"
+    taken = set(named.values()) | {"target", "inputs", "kwargs", "saved", "case"}
+    name, n = base, 2
+    while name in taken or not name.isidentifier():
+        name, n = f"{base}_{n}", n + 1
+    return name
 
 
 # ---- how the capture paths see the case ------------------------------------------------------
@@ -664,14 +738,40 @@ def script_text(case: Case, cell: Cell, run: RunInfo, target: Target, pt_name: s
 
 
 def write_script(case: Case, cell: Cell, run: RunInfo, out: Path) -> Path:
-    """Writes `out` (and the `.pt` file beside it when the script needs one); returns `out`."""
+    """Writes `out` (and the `.pt` file beside it when the script needs one); returns `out`.
+
+    Each file appears whole or not at all (written aside, then renamed), the `.pt` file first:
+    a reader never finds a script whose saved inputs are missing or half written."""
     out.parent.mkdir(parents=True, exist_ok=True)
+    case = _inputs_built(case)
     target = choose_target(case)
-    pt_name = out.with_suffix(".pt").name
-    text = script_text(case, cell, run, target, pt_name)
+    pt_file = out.with_suffix(".pt")
+    text = script_text(case, cell, run, target, pt_file.name)
     if target.saved:
-        torch.save(target.saved, out.with_suffix(".pt"))
+        _replace(pt_file, lambda tmp: torch.save(target.saved, tmp))
     else:
-        out.with_suffix(".pt").unlink(missing_ok=True)
-    out.write_text(text, encoding="utf-8")
+        pt_file.unlink(missing_ok=True)
+    _replace(out, lambda tmp: tmp.write_text(text, encoding="utf-8"))
     return out
+
+
+def _inputs_built(case: Case) -> Case:
+    """The case with deferred inputs built (a script saves or spells out what the probes got);
+    a deferred target stays a constructor call."""
+    inputs = [resolve(v) for v in case.inputs]
+    kwargs = {k: resolve(v) for k, v in case.kwargs.items()}
+    return replace(case, inputs=inputs, kwargs=kwargs)
+
+
+def temp_name(out: Path) -> Path:
+    """Where `out` is written before it is renamed into place: hidden, named by the writer's pid."""
+    return out.with_name(f".{out.name}.{os.getpid()}{TEMP_SUFFIX}")
+
+
+def _replace(out: Path, write: Callable[[Path], object]) -> None:
+    tmp = temp_name(out)
+    try:
+        write(tmp)
+        os.replace(tmp, out)
+    finally:
+        tmp.unlink(missing_ok=True)

@@ -93,6 +93,26 @@ TEST(CauseRules, DynamicShapeCausesNameThePinnedSize) {
             "tensors_0.size()[0] == 6) and refuses the other sizes");
   EXPECT_EQ(causes["export-dynamic-constraint"],
             "Export refuses to keep L['args'][0].size()[0] dynamic: the code specializes it");
+  // Seen on the Kornia quick tier with all seven paths (one case may fail on several of them).
+  for (const auto& e : examples()) {
+    causes[e["scenario"].get<std::string>() + " " + e["path"].get<std::string>()] =
+        classify(rules, e).text;
+  }
+  EXPECT_EQ(causes["survey:harris_response export-dynamic"],
+            "The program keeps a condition on sizes from its trace (tensors_0.size()[0] == 1) and "
+            "refuses the other sizes");
+  EXPECT_EQ(causes["survey:gaussian_blur2d onnx-dynamic"],
+            "The ONNX exporter needs a size as a constant operator attribute (a kernel size, a "
+            "pad), but it is dynamic here");
+  EXPECT_EQ(causes["survey:match_mnn aoti"],
+            "A data-dependent size (u3) is created while compiling and lost before the outputs (a "
+            "torch bug around nonzero/unique-like ops)");
+  EXPECT_EQ(causes["survey:RandomAffine aoti"],
+            "The program writes in place into a slice of a tensor (copy_ into a view); "
+            "AOTInductor's compile rejects it");
+  EXPECT_EQ(causes["survey:RandomAffine onnx-dynamic"],
+            "The ONNX graph keeps a batch size from its trace: GridSample gets a grid of batch 1 "
+            "for images of batch 2");
 }
 
 TEST(CauseRules, AnAotiPackageThatCannotBeBuiltIsTheCompilersFailure) {

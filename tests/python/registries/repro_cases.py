@@ -3,6 +3,7 @@
 Targets that are public torch callables (torch.cummax, torch.nn.AdaptiveMaxPool2d ...) get scripts
 that import only torch; the functions defined here are loaded from this file by their scripts.
 `fails_only_in_the_harness` stands for a defect of the harness: its failure never reproduces.
+`conv[float64]` is a deferred module (capmap.deferred): its script calls the constructor.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import ctypes
 import sys
 
 import torch
-from capmap import case, library
+from capmap import case, deferred, library
 
 library("repro_cases")
 
@@ -76,3 +77,6 @@ case("breaks_then_fails", "kinds.compile", breaks_then_fails, [_x(2, 3)])
 case("crashes_when_exporting", "kinds.crash", crashes_when_exporting, [_x(2, 3)])
 case("fails_only_in_the_harness", "kinds.harness", fails_only_in_the_harness, [_x(2, 3)])
 case("plain", "kinds.ok", torch.sin, [_x(2, 3)])
+# Built in the task's child, with random weights from a fixed seed; ONNX Runtime has no double Conv.
+conv64 = deferred(torch.nn.Conv2d, 2, 3, 3, dtype=torch.float64)
+case("conv[float64]", "kinds.deferred", conv64, [_x(1, 2, 6, 6).double()])
