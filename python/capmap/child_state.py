@@ -131,16 +131,16 @@ class ProcessState:
         return found
 
 
-def has_child_processes() -> bool:
-    """Whether this process has children of its own (a case's leftover process)."""
+def child_pids() -> list[int]:
+    """This process's own children (read from /proc: no wait, nothing reaped)."""
+    pids: list[int] = []
     for tid in os.listdir("/proc/self/task"):
         try:
             with open(f"/proc/self/task/{tid}/children") as listing:
-                if listing.read().strip():
-                    return True
+                pids += [int(p) for p in listing.read().split()]
         except OSError:
             continue
-    return False
+    return pids
 
 
 def resident_bytes(pid: int | str = "self") -> int:

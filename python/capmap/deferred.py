@@ -75,11 +75,3 @@ def forget_built() -> None:
     for item in _built_here:
         item._built = None
     _built_here.clear()
-
-
-def built_type(obj: Any) -> Any:
-    """The class an object is (or will be) an instance of, without building it: a deferred
-    class call names its class; a deferred factory function names itself."""
-    if isinstance(obj, Deferred):
-        return obj.factory
-    return type(obj)

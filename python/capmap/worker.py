@@ -488,7 +488,7 @@ class ForkServer:
     def _end_strays(self, group: int) -> None:
         """Kills and reaps processes of a kept child's group that became this worker's own."""
         kept = {c.pid for c in self._children.values()}
-        for pid in _own_children():
+        for pid in child_state.child_pids():
             if pid in kept:
                 continue
             try:
@@ -708,7 +708,7 @@ def _why_not_keep(before: child_state.ProcessState, worker_rss: int, ran: int) -
     if changed:
         shown = ", ".join(changed[:5]) + (" ..." if len(changed) > 5 else "")
         return f"the task changed {shown}"
-    if child_state.has_child_processes():
+    if child_state.child_pids():
         return "the task left a process running"
     grown = child_state.resident_bytes() - worker_rss
     if grown > KEPT_CHILD_GROWTH:
@@ -725,14 +725,6 @@ def _next_order(tasks_fd: int) -> dict[str, Any] | None:
             return None
         data += chunk
     return json.loads(data)
-
-
-def _own_children() -> list[int]:
-    pids: list[int] = []
-    for tid in os.listdir("/proc/self/task"):
-        with contextlib.suppress(OSError), open(f"/proc/self/task/{tid}/children") as listing:
-            pids += [int(p) for p in listing.read().split()]
-    return pids
 
 
 def _parse_args(argv: list[str] | None) -> argparse.Namespace:

@@ -245,6 +245,16 @@ nlohmann::json Supervisor::engine_record(const RunningTask& running, const Endin
   return record;
 }
 
+std::vector<std::string> Supervisor::unrecorded_paths(const RunningTask& running) {
+  std::vector<std::string> unrecorded;
+  for (const auto& path : running.task.paths) {
+    bool recorded = std::any_of(running.outcomes.begin(), running.outcomes.end(),
+                                [&](const auto& o) { return o.first == path; });
+    if (!recorded) unrecorded.push_back(path);
+  }
+  return unrecorded;
+}
+
 bool Supervisor::rerun_in_fresh_child(WorkerSlot& slot, const Ending& ending) {
   RunningTask& running = *slot.running;
   // Only a death the case may not own: a crash or running out of memory in a
@@ -254,12 +264,7 @@ bool Supervisor::rerun_in_fresh_child(WorkerSlot& slot, const Ending& ending) {
       running.kill == KillReason::kTimeout) {
     return false;
   }
-  std::vector<std::string> unrecorded;
-  for (const auto& path : running.task.paths) {
-    bool recorded = std::any_of(running.outcomes.begin(), running.outcomes.end(),
-                                [&](const auto& o) { return o.first == path; });
-    if (!recorded) unrecorded.push_back(path);
-  }
+  std::vector<std::string> unrecorded = unrecorded_paths(running);
   if (unrecorded.empty()) return false;
   ++stats_.fresh_reruns;
   store_->unmark_dispatched(run_key_, running.task.case_name, unrecorded);
@@ -274,12 +279,7 @@ void Supervisor::finish_task(WorkerSlot& slot, const Ending& ending) {
   if (running.child > 0 && !ending.child_kept) signal_process_group(running.child, SIGKILL);
   if (rerun_in_fresh_child(slot, ending)) return;
 
-  std::vector<std::string> remaining;
-  for (const auto& path : running.task.paths) {
-    bool recorded = std::any_of(running.outcomes.begin(), running.outcomes.end(),
-                                [&](const auto& o) { return o.first == path; });
-    if (!recorded) remaining.push_back(path);
-  }
+  std::vector<std::string> remaining = unrecorded_paths(running);
   if (!remaining.empty()) {
     // Dying in the reference run dooms every path (they all need it); dying in
     // a path blames that path; otherwise blame the next one, so every death
@@ -322,12 +322,7 @@ void Supervisor::requeue(Task task) {
 void Supervisor::give_back(WorkerSlot& slot) {
   RunningTask& running = *slot.running;
   if (running.child > 0) signal_process_group(running.child, SIGKILL);
-  std::vector<std::string> unrecorded;
-  for (const auto& path : running.task.paths) {
-    bool recorded = std::any_of(running.outcomes.begin(), running.outcomes.end(),
-                                [&](const auto& o) { return o.first == path; });
-    if (!recorded) unrecorded.push_back(path);
-  }
+  std::vector<std::string> unrecorded = unrecorded_paths(running);
   if (!unrecorded.empty()) {
     store_->unmark_dispatched(run_key_, running.task.case_name, unrecorded);
     requeue(Task{running.task.case_name, unrecorded, running.task.fresh});
@@ -508,13 +503,8 @@ void Supervisor::stop_everything() {
       if (slot.running->child > 0) signal_process_group(slot.running->child, SIGKILL);
       if (store_ != nullptr) {
         // Interrupted by the user, not crashed: this dispatch does not count.
-        std::vector<std::string> unrecorded;
-        for (const auto& path : slot.running->task.paths) {
-          bool recorded = std::any_of(slot.running->outcomes.begin(), slot.running->outcomes.end(),
-                                      [&](const auto& o) { return o.first == path; });
-          if (!recorded) unrecorded.push_back(path);
-        }
-        store_->unmark_dispatched(run_key_, slot.running->task.case_name, unrecorded);
+        store_->unmark_dispatched(run_key_, slot.running->task.case_name,
+                                  unrecorded_paths(*slot.running));
       }
       slot.running.reset();
     }

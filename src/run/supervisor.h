@@ -130,6 +130,8 @@ class Supervisor {
   void handle_event(size_t worker, WorkerEvent& event);
   void handle_worker_exit(size_t worker);
   void finish_task(WorkerSlot& slot, const Ending& ending);
+  // The task's paths that have no record yet, in the task's order.
+  static std::vector<std::string> unrecorded_paths(const RunningTask& running);
   // A kept child that died in a task gets the task again in a fresh child.
   bool rerun_in_fresh_child(WorkerSlot& slot, const Ending& ending);
   // Puts a task's unrecorded paths back in the queue, uncounted: it was not to blame.
