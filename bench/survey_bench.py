@@ -209,6 +209,13 @@ def stage_means(records: dict[tuple[str, str], dict[str, Any]]) -> dict[str, flo
     return out
 
 
+def graph_cache(records: dict[tuple[str, str], dict[str, Any]]) -> str:
+    """Graphs the compile path found in inductor's disk cache / had to compile, over all cases."""
+    hits = sum(r.get("graph_cache_hits", 0) for (_, p), r in records.items() if p == "compile")
+    misses = sum(r.get("graph_cache_misses", 0) for (_, p), r in records.items() if p == "compile")
+    return f"{hits} hits / {misses} misses"
+
+
 def status_agreement(a: dict, b: dict) -> tuple[int, int, list[str]]:
     keys = sorted(set(a) & set(b))
     differ = [
@@ -327,6 +334,10 @@ def main() -> int:
             f"child setup median {statistics.median(setup) * 1000:.1f} ms; supervisor CPU "
             f"{cap['summary'].get('capmap_cpu_percent')} %, fork_ms_median "
             f"{cap['summary'].get('fork_ms_median')}"
+        )
+        print(
+            f"  compile graph cache: loop {graph_cache(loop['records'])}, "
+            f"capmap {graph_cache(cap['records'])}"
         )
         for line in differ[:10]:
             print(f"  differs: {line}")

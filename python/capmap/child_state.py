@@ -30,8 +30,24 @@ _PER_TASK_ENV = ("TORCHINDUCTOR_CACHE_DIR", "OMP_NUM_THREADS", "MKL_NUM_THREADS"
 _PER_TASK_ENV_PREFIX = "CAPMAP_"
 
 
-def _names(namespace: dict[str, Any]) -> dict[str, int]:
-    return {name: id(value) for name, value in list(namespace.items())}
+_MISSING = object()
+
+
+def _names(namespace: dict[str, Any]) -> dict[str, Any]:
+    # A shallow copy (done in C); `_rebound` compares it with the namespace after the task.
+    return dict(namespace)
+
+
+def _rebound(before: dict[str, Any], now: dict[str, Any]) -> list[str]:
+    """Names of `before` that `now` no longer binds to the same object (added names are fine)."""
+    try:
+        # Runs in C and checks identity before equality, so a clean namespace costs no loop
+        # over its names in Python; a name rebound to an equal value counts as unchanged.
+        if now.items() >= before.items():
+            return []
+    except Exception:  # noqa: BLE001 - a rebound value whose == raises: look name by name
+        pass
+    return [name for name, value in before.items() if now.get(name, _MISSING) is not value]
 
 
 def _settings() -> tuple[Any, ...]:
@@ -113,10 +129,7 @@ class ProcessState:
         found: list[str] = []
         after = self._spaces()
         for space, names in self.spaces.items():
-            now = after.get(space, {})
-            for name, ident in names.items():
-                if now.get(name) != ident:
-                    found.append(f"{space}.{name}")
+            found += [f"{space}.{name}" for name in _rebound(names, after.get(space, {}))]
         if _settings() != self.settings:
             found.append("torch's global settings")
         for name, values in _compiler_config().items():

@@ -21,7 +21,6 @@ import sys
 import tempfile
 import time
 import traceback
-import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,12 +44,6 @@ PR_SET_CHILD_SUBREAPER = 36
 TIMING_LOG_ENV = "CAPMAP_TIMING_LOG"
 # Set to 1 by the survey bench to measure children that start cold (no warm-up run).
 NO_WARM_UP_ENV = "CAPMAP_NO_WARM_UP"
-# The worker's compile cache folder; each concurrent child compiles in a folder of its own in it.
-CACHE_SLOT_ENV = "CAPMAP_CACHE_SLOT"
-# Compile cache sub-folders per worker: operators spread over them by name. Many, so that two
-# children running at once rarely want the same one (the loser compiles elsewhere, and a later
-# run may not find those kernels).
-CACHE_FOLDERS = 32
 # A kept child takes at most this many tasks, and none once it has grown this much beyond its
 # worker: past that, a fresh fork is cheaper than what the child carries.
 KEPT_CHILD_TASKS = 64
@@ -72,14 +65,15 @@ def cap_threads_before_torch() -> None:
 def claim_compile_cache() -> int | None:
     """Give this worker an inductor cache folder of its own for as long as it lives.
 
-    Workers share one machine but must not share inductor's on-disk cache: two children that
-    build the same kernel at once can load a half-written library ("file too short"). A slot
-    is a folder guarded by an flock, so a slot's cache is reused by the next run's worker and
-    compiles stay warm. Returns the lock's descriptor (kept open), or None when the user chose
-    a cache folder themselves.
+    The worker's warm-up and all its children compile into it, as one long-lived process
+    would: a kernel one case built is found by every later case (models share most of their
+    convolution and norm kernels). Children that run at once may share it: inductor builds
+    each kernel under a file lock named by its hash and writes its graphs and Python modules
+    atomically. A slot is a folder guarded by an flock, so the next run's worker reuses it and
+    its compiles start warm. Returns the lock's descriptor (kept open), or None when the user
+    chose a cache folder themselves.
     """
     if "TORCHINDUCTOR_CACHE_DIR" in os.environ:
-        os.environ[CACHE_SLOT_ENV] = os.environ["TORCHINDUCTOR_CACHE_DIR"]
         return None
     import fcntl
     import tempfile
@@ -95,9 +89,7 @@ def claim_compile_cache() -> int | None:
             os.close(fd)
             slot += 1
             continue
-        os.environ["TORCHINDUCTOR_CACHE_DIR"] = os.environ[CACHE_SLOT_ENV] = os.path.join(
-            base, f"slot-{slot}"
-        )
+        os.environ["TORCHINDUCTOR_CACHE_DIR"] = os.path.join(base, f"slot-{slot}")
         return fd
 
 
@@ -230,7 +222,6 @@ class _RunningChild:
     pidfd: int
     events_fd: int  # read end of the child's own event pipe, relayed line by line to fd 4
     log: Any  # the current task's stdout/stderr file
-    cache_slot: int
     tasks_fd: int = -1  # write end of the kept child's task pipe; -1: one task, then it exits
     threads: int = 1
     earlier_tasks: int = 0  # tasks this child finished before the current one
@@ -338,7 +329,6 @@ class ForkServer:
         events_read, events_write = os.pipe()
         # A kept child reads its later tasks from this pipe.
         tasks_read, tasks_write = os.pipe() if reuse else (-1, -1)
-        cache_slot = self._cache_slot(case.operator)
         sys.stdout.flush()
         sys.stderr.flush()
         # The fork-safety check, kept for the benches and tests: a thread alive now would be
@@ -369,7 +359,6 @@ class ForkServer:
                     log.fileno(),
                     go_read,
                     events_write,
-                    cache_slot,
                     (forked_at, threads_at_fork),
                     tasks_read,
                 )
@@ -381,9 +370,7 @@ class ForkServer:
             os.close(tasks_read)
         with contextlib.suppress(OSError):  # the child may have done it already, or be gone
             os.setpgid(pid, pid)
-        child = _RunningChild(
-            task, pid, os.pidfd_open(pid), events_read, log, cache_slot, tasks_write, threads
-        )
+        child = _RunningChild(task, pid, os.pidfd_open(pid), events_read, log, tasks_write, threads)
         self._children[child.pidfd] = child
         self._by_events[child.events_fd] = child
         self._poller.register(child.pidfd, select.POLLIN)
@@ -399,18 +386,16 @@ class ForkServer:
             if child.task is not None or child.tasks_fd < 0 or child.threads != threads:
                 continue
             log = tempfile.TemporaryFile(prefix="capmap-task-")
-            cache_slot = self._cache_slot(case.operator)
             order = {
                 "task": task,
                 "case": case.name,
                 "paths": paths,
                 "threads": threads,
-                "cache_slot": cache_slot,
                 # The child opens the worker's descriptor of the log: no file name to clean up.
                 "log": f"/proc/{os.getpid()}/fd/{log.fileno()}",
                 "sent_at": time.monotonic(),
             }
-            child.task, child.log, child.cache_slot = task, log, cache_slot
+            child.task, child.log = task, log
             self.channel.send({"type": "started", "task": task, "pid": child.pid})
             try:
                 write_all(child.tasks_fd, encode(order))
@@ -419,22 +404,6 @@ class ForkServer:
                 return True
             return True
         return False
-
-    def _cache_slot(self, operator: str) -> int:
-        """The compile cache sub-folder of a new child: stable per operator, never shared.
-
-        The same operator (all its variants, and its function and module forms) compiles into
-        the same folder run after run, so a later run finds its kernels; a folder another
-        running child holds is never given out.
-        """
-        used = {c.cache_slot for c in self._children.values() if c.task is not None}
-        # The family's folder; when a sibling holds it (a function and its module form often
-        # run side by side), the operator's own, so the next run's choice is the same again.
-        for name in (_family(operator), operator):
-            preferred = zlib.crc32(name.encode()) % CACHE_FOLDERS
-            if preferred not in used:
-                return preferred
-        return next(i for i in range(CACHE_FOLDERS + len(used)) if i not in used)
 
     def _relay(self, child: _RunningChild, *, final: bool = False) -> None:
         """Forwards the child's complete event lines to the supervisor."""
@@ -559,7 +528,6 @@ class ForkServer:
         log_fd: int,
         go_fd: int,
         events_fd: int,
-        cache_slot: int,
         fork_facts: tuple[float, int],
         tasks_fd: int = -1,
     ) -> None:
@@ -597,7 +565,7 @@ class ForkServer:
         worker_rss = child_state.resident_bytes(parent)
         ran = 0
         while True:
-            code, kept = self._run_in_child(task, case, paths, threads, cache_slot, tasks_fd, worker_rss, ran)
+            code, kept = self._run_in_child(task, case, paths, threads, tasks_fd, worker_rss, ran)
             if TIMING_LOG_ENV in os.environ:
                 _log_timing(task, forked_at, child_at, self._running_at, time.monotonic(), threads_at_fork)
             ran += 1
@@ -605,7 +573,7 @@ class ForkServer:
                 order = _next_order(tasks_fd)
                 if order is not None:
                     task, paths, threads = order["task"], order["paths"], order["threads"]
-                    case, cache_slot = self.cases[order["case"]], order["cache_slot"]
+                    case = self.cases[order["case"]]
                     forked_at = child_at = float(order.get("sent_at", time.monotonic()))
                     threads_at_fork = 0
                     replacement = os.open(order["log"], os.O_WRONLY | os.O_APPEND)
@@ -626,19 +594,12 @@ class ForkServer:
         case: Any,
         paths: list[str],
         threads: int,
-        cache_slot: int,
         tasks_fd: int,
         worker_rss: int,
         ran: int,
     ) -> tuple[int, bool]:
         """Runs one task in this child; returns its exit code and whether the child is kept for
         another (it told the worker so either way)."""
-        # Children that run at the same time compile into folders of their own: two processes
-        # building the same kernel in one folder can load a half-written library.
-        if CACHE_SLOT_ENV in os.environ:
-            os.environ["TORCHINDUCTOR_CACHE_DIR"] = os.path.join(
-                os.environ[CACHE_SLOT_ENV], f"child-{cache_slot}"
-            )
         settings = self._cap_child_threads(threads)
         before = child_state.ProcessState(_library_of(case)) if tasks_fd >= 0 else None
 
@@ -680,12 +641,6 @@ class ForkServer:
         if inductor_config is not None:
             inductor_config.compile_threads = 1  # type: ignore[attr-defined]
         return dict(self.settings, threads=threads)
-
-
-def _family(operator: str) -> str:
-    """An operator's name without case and separators: a function and its module form
-    (`rgb_to_hsv`, `RgbToHsv`) compile the same kernels, so they share a cache folder."""
-    return "".join(ch for ch in operator.lower() if ch.isalnum())
 
 
 def _library_of(case: Any) -> str | None:

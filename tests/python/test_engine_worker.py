@@ -255,7 +255,7 @@ def test_records_are_encoded_as_strict_json() -> None:
 
 
 def test_each_live_worker_gets_its_own_compile_cache_and_slots_are_reused(tmp_path: Path) -> None:
-    """Concurrent workers must not share inductor's cache; a finished worker's slot is reused."""
+    """Each live worker compiles into a folder of its own; a finished worker's slot is reused."""
     claim = (
         "import os, sys; from capmap.worker import claim_compile_cache; claim_compile_cache(); "
         "print(os.environ['TORCHINDUCTOR_CACHE_DIR'], flush=True); sys.stdin.read()"
