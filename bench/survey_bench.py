@@ -129,6 +129,11 @@ def loop_round(
 ) -> dict[str, Any]:
     env = base_env()
     env["TORCHINDUCTOR_CACHE_DIR"] = str(cache)
+    # Inductor keeps its precompiled header under TMPDIR whatever the cache folder: a TMPDIR of
+    # the loop's own, so its cold round builds the header as capmap's does (150 MB, seconds).
+    tmpdir = cache.parent / f"{cache.name}-tmp"
+    tmpdir.mkdir(exist_ok=True)
+    env["TMPDIR"] = str(tmpdir)
     out = folder / "loop.jsonl"
     argv = [sys.executable, __file__, "--loop", str(registry), "--paths", paths, "--loop-out", str(out)]
     if separate:
