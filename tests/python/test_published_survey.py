@@ -1,0 +1,60 @@
+"""The published Kornia survey (surveys/kornia/): a complete run of the whole bundled registry,
+which a fresh clone renders, diffs against and quotes.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from capmap_testing import REPO, run_capmap
+
+SURVEY = REPO / "surveys" / "kornia"
+SNAPSHOT = SURVEY / "snapshot.json"
+
+
+def test_the_snapshot_is_a_complete_run_of_the_whole_registry() -> None:
+    snapshot = json.loads(SNAPSHOT.read_text())
+    header = snapshot["header"]
+    assert header["complete"] is True and header["missing"] == 0
+    selection = header["selection"]
+    assert selection["shard"] is None and not selection["only"] and not selection["tags"]
+    assert selection["cases"] == selection["registry_cases"] == len(snapshot["cases"]) >= 1500
+    assert header["library"]["name"] == "kornia"
+    for case in snapshot["cases"]:
+        assert set(header["paths"]) <= set(case["paths"]), case["name"]
+    # The bundled registry still has every case, so a diff against a new run lines up (cases
+    # added since are new in that diff, not missing).
+    sys.path.insert(0, str(REPO / "python"))
+    from capmap import registry
+
+    bundled = {c.name for c in registry.load(["capmap.registries.kornia"]).cases}
+    assert {c["name"] for c in snapshot["cases"]} <= bundled
+
+
+def test_a_fresh_clone_renders_and_diffs_the_published_snapshot(capmap_bin: Path, tmp_path: Path) -> None:
+    page, md = tmp_path / "page.html", tmp_path / "summary.md"
+    rendered = run_capmap(capmap_bin, "render", SNAPSHOT, "--html", page, "--md", md)
+    assert rendered.returncode == 0, rendered.stderr
+    assert page.stat().st_size > 100_000
+    # The committed summary is what render writes from the committed snapshot.
+    assert md.read_text() == (SURVEY / "summary.md").read_text()
+    same = run_capmap(capmap_bin, "diff", SNAPSHOT, SNAPSHOT)
+    assert same.returncode == 0, same.stderr
+
+
+def test_the_readme_quotes_the_snapshot() -> None:
+    figures = subprocess.run(
+        [sys.executable, str(REPO / "scripts" / "survey_figures.py"), str(SNAPSHOT)],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    readme = (SURVEY / "README.md").read_text()
+    # Every row of the per-path table the script prints stands in the README as it is.
+    rows = [line for line in figures.splitlines() if line.startswith("| ") and "---" not in line]
+    assert len(rows) >= 5
+    for row in rows:
+        assert row in readme, row
