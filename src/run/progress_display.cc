@@ -97,22 +97,29 @@ std::string format_status_table(
   for (const auto& [path, by_status] : counts) {
     for (const auto& [status, n] : by_status) statuses.insert(status);
   }
+  auto count = [&](const std::string& path, const std::string& status) -> size_t {
+    auto row = counts.find(path);
+    if (row == counts.end()) return 0;
+    auto cell = row->second.find(status);
+    return cell == row->second.end() ? 0 : cell->second;
+  };
   size_t width = 8;
   for (const auto& path : paths) width = std::max(width, path.size() + 2);
+  // Each column as wide as its header or its widest count, plus two spaces: counts never touch.
+  std::map<std::string, size_t> column;
+  for (const auto& status : statuses) {
+    size_t widest = status.size();
+    for (const auto& path : paths)
+      widest = std::max(widest, std::to_string(count(path, status)).size());
+    column[status] = widest + 2;
+  }
   std::string table = fmt::format("{:<{}}", "path", width);
-  for (const auto& status : statuses) table += fmt::format("{:>{}}", status, status.size() + 2);
+  for (const auto& status : statuses) table += fmt::format("{:>{}}", status, column[status]);
   table += "\n";
   for (const auto& path : paths) {
     table += fmt::format("{:<{}}", path, width);
-    auto row = counts.find(path);
-    for (const auto& status : statuses) {
-      size_t n = 0;
-      if (row != counts.end()) {
-        auto cell = row->second.find(status);
-        if (cell != row->second.end()) n = cell->second;
-      }
-      table += fmt::format("{:>{}}", n, status.size() + 2);
-    }
+    for (const auto& status : statuses)
+      table += fmt::format("{:>{}}", count(path, status), column[status]);
     table += "\n";
   }
   return table;
