@@ -24,7 +24,8 @@ std::string format_run_table(ResultStore& store, const std::string& run_key,
                              const std::vector<std::string>& paths);
 
 // "summary: tasks=... records=... wall_s=... tasks_per_s=... workers=...
-//  fork_ms_median=... capmap_cpu_percent=... malformed_lines=... worker_restarts=... fresh_reruns=..."
+//  fork_ms_median=... capmap_cpu_percent=... malformed_lines=... worker_restarts=...
+//  fresh_reruns=..."
 std::string format_figures_line(const RunFigures& figures);
 
 // CPU seconds (user + system) this process has used so far.

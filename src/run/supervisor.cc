@@ -140,9 +140,8 @@ void Supervisor::handle_event(size_t worker, WorkerEvent& event) {
       // A Python package from another capmap version would not answer what
       // this engine asks (warm_up), and the run would wait for ever.
       auto protocol = event.body.find("protocol");
-      int version = protocol != event.body.end() && protocol->is_number_integer()
-                        ? protocol->get<int>()
-                        : 1;
+      int version =
+          protocol != event.body.end() && protocol->is_number_integer() ? protocol->get<int>() : 1;
       if (version != kWorkerProtocolVersion) {
         throw UserError(fmt::format(
             "{} -m capmap.worker speaks worker protocol {}, this capmap engine {}: the capmap "
@@ -381,12 +380,10 @@ void Supervisor::dispatch_idle_workers() {
     Task task = *queue_->pop();
     // Marked before it runs: if capmap dies now, the next run knows.
     store_->mark_dispatched(run_key_, task.case_name, task.paths);
-    nlohmann::json command = {{"type", "task"},
-                              {"task", next_task_id_},
-                              {"case", task.case_name},
-                              {"paths", task.paths},
-                              {"threads", 1},
-                              {"reuse", options_.reuse_children && !task.fresh}};
+    nlohmann::json command = {
+        {"type", "task"},         {"task", next_task_id_},
+        {"case", task.case_name}, {"paths", task.paths},
+        {"threads", 1},           {"reuse", options_.reuse_children && !task.fresh}};
     if (!worker.channel->send(command)) {
       // The worker is going away; poll() will see it and restart it.
       store_->unmark_dispatched(run_key_, task.case_name, task.paths);

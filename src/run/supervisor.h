@@ -38,8 +38,8 @@ struct SupervisorOptions {
   // seconds that a run of a case or two would not win back.
   std::vector<std::string> warm_up_paths;
   size_t warm_up_min_tasks = 4;
-  int jobs = 1;     // job slots: tasks that run at once
-  int workers = 1;  // worker processes hosting the slots (at most `jobs`)
+  int jobs = 1;                             // job slots: tasks that run at once
+  int workers = 1;                          // worker processes hosting the slots (at most `jobs`)
   double timeout_seconds = 420;             // per path
   std::uint64_t memory_limit = 8ull << 30;  // RSS of a task's process group
   double kill_grace_seconds = 3;            // SIGTERM → SIGKILL
@@ -54,7 +54,7 @@ struct RunStats {
   size_t records_written = 0;
   size_t malformed_lines = 0;
   size_t worker_restarts = 0;
-  size_t fresh_reruns = 0;  // tasks run again in a fresh child after a kept one died
+  size_t fresh_reruns = 0;             // tasks run again in a fresh child after a kept one died
   std::vector<double> fork_latencies;  // seconds from sending a task to its child starting
   double wall_seconds = 0;
   int interrupt_exit_code = 0;  // 130 after Ctrl-C, else 0
