@@ -25,8 +25,9 @@ _TORCH_SPACES = (
     "torch.fft",
     "torch.special",
 )
-# Variables the worker sets for each task itself.
-_PER_TASK_ENV = ("TORCHINDUCTOR_CACHE_DIR", "OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS")
+# Variables the worker sets for each task itself (the compile cache folder is the worker's, set
+# once before it forks: a task that moves it is a change).
+_PER_TASK_ENV = ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS")
 _PER_TASK_ENV_PREFIX = "CAPMAP_"
 
 

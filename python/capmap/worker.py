@@ -74,6 +74,9 @@ def claim_compile_cache() -> int | None:
     chose a cache folder themselves.
     """
     if "TORCHINDUCTOR_CACHE_DIR" in os.environ:
+        # Absolute now, as inductor makes it at first use: a child's first compile must not
+        # look like a task that changed the environment.
+        os.environ["TORCHINDUCTOR_CACHE_DIR"] = os.path.abspath(os.environ["TORCHINDUCTOR_CACHE_DIR"])
         return None
     import fcntl
     import tempfile

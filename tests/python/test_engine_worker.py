@@ -285,6 +285,20 @@ def test_each_live_worker_gets_its_own_compile_cache_and_slots_are_reused(tmp_pa
                 p.kill()
 
 
+def test_a_cache_folder_the_user_chose_is_kept_and_made_absolute(tmp_path: Path) -> None:
+    """Inductor makes the folder absolute at first use; the worker does it before any child
+    runs, so a kept child's first compile is no change to the environment."""
+    claim = (
+        "import os; from capmap.worker import claim_compile_cache; "
+        "print(claim_compile_cache(), os.environ['TORCHINDUCTOR_CACHE_DIR'])"
+    )
+    env = python_env(TORCHINDUCTOR_CACHE_DIR="my-cache")
+    out = subprocess.run(
+        [sys.executable, "-c", claim], capture_output=True, text=True, env=env, cwd=tmp_path, check=True
+    ).stdout.split()
+    assert out == ["None", str(tmp_path / "my-cache")]
+
+
 def test_one_worker_runs_several_children_at_once_and_keeps_their_lines_whole(
     worker_factory, tmp_path: Path
 ) -> None:
