@@ -51,6 +51,15 @@ def run_kept(w: WorkerHarness, task: int, case: str, reuse: bool = True) -> list
             return events
 
 
+def run_after_a_kept_task(w: WorkerHarness, case: str) -> tuple[int, list[dict[str, Any]]]:
+    """Runs a clean task, then `case` in the child it kept; `case` itself must come out ok."""
+    kept = run_kept(w, 1, "relu")[0]["pid"]
+    events = run_kept(w, 2, case)
+    assert events[0]["pid"] == kept
+    assert events[-2]["record"]["status"] == "ok", events[-2]
+    return kept, events
+
+
 @pytest.fixture
 def fault_worker_kept(tmp_path: Path) -> Iterator[tuple[WorkerHarness, Path]]:
     registry = tmp_path / f"faults_{uuid.uuid4().hex[:12]}" / "faults.py"
@@ -83,10 +92,7 @@ def test_a_task_that_rebinds_a_torch_name_ends_its_child(
     fault_worker_kept: tuple[WorkerHarness, Path],
 ) -> None:
     w, _ = fault_worker_kept
-    kept = run_kept(w, 1, "relu")[0]["pid"]
-    poisoned = run_kept(w, 2, "poison")
-    assert poisoned[0]["pid"] == kept
-    assert poisoned[-2]["record"]["status"] == "ok"
+    kept, poisoned = run_after_a_kept_task(w, "poison")
     assert "kept" not in poisoned[-1] and poisoned[-1]["exit"] == 0
     assert "takes no further task: the task changed torch.add" in poisoned[-1]["log_tail"]
     after = run_kept(w, 3, "add_one[a]")
@@ -98,9 +104,7 @@ def test_a_task_that_leaves_a_process_ends_its_child_and_the_process(
     fault_worker_kept: tuple[WorkerHarness, Path],
 ) -> None:
     w, registry = fault_worker_kept
-    kept = run_kept(w, 1, "relu")[0]["pid"]
-    orphan = run_kept(w, 2, "orphan")
-    assert orphan[0]["pid"] == kept and orphan[-2]["record"]["status"] == "ok"
+    _, orphan = run_after_a_kept_task(w, "orphan")
     assert "the task left a process running" in orphan[-1]["log_tail"]
     assert processes_naming(registry) == [w.proc.pid]
 
