@@ -2,9 +2,10 @@
 
     python scripts/survey_figures.py SNAPSHOT [--log RUN_STDERR] [--time TIME_V_OUTPUT]
 
-From the snapshot: cases, cells and statuses per path (supported, failing, crashed, timed out,
-out of memory, skipped). From the run's log (optional): its summary line (wall time, tasks,
-worker restarts). From `/usr/bin/time -v` output (optional): the CPU of the whole run.
+From the snapshot: cases, cells and statuses per path (supported, constant: captured with no
+graph input, failing, crashed, timed out, out of memory, skipped). From the run's log
+(optional): its summary line (wall time, tasks, worker restarts). From `/usr/bin/time -v`
+output (optional): the CPU of the whole run.
 """
 
 from __future__ import annotations
@@ -88,19 +89,19 @@ def main() -> int:
                 f"({t.get('sys', 0.0) / cpu * 100:.0f} % system), {cpu / max(1, len(cases)):.1f} s per case"
             )
     print()
-    print("| path | probed | supported | fail | mismatch | crashed | timeout | oom | not probed |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("| path | probed | supported | constant | fail | mismatch | crashed | timeout | oom | not probed |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for path in paths:
         statuses = Counter((c.get("paths", {}).get(path) or {}).get("status", "missing") for c in cases)
         probed = sum(n for st, n in statuses.items() if st not in NOT_PROBED and st != "missing")
         supported = sum(statuses[s] for s in SUPPORTED)
-        mismatch = statuses["mismatch"]
+        mismatch, constant = statuses["mismatch"], statuses["constant"]
         abnormal = [statuses[s] for s in ABNORMAL]
-        fail = probed - supported - mismatch - sum(abnormal)
+        fail = probed - supported - constant - mismatch - sum(abnormal)
         share = f" ({supported / probed * 100:.1f} %)" if probed else ""
         not_probed = sum(statuses[s] for s in NOT_PROBED) + statuses["missing"]
         print(
-            f"| {labels[path]} | {probed} | {supported}{share} | {fail} | {mismatch} | "
+            f"| {labels[path]} | {probed} | {supported}{share} | {constant} | {fail} | {mismatch} | "
             + " | ".join(str(n) for n in abnormal)
             + f" | {not_probed} |"
         )

@@ -1,6 +1,8 @@
 // capmap: which operators of a PyTorch library can be captured as a graph.
 #include <cstdio>
 #include <exception>
+#include <string>
+#include <string_view>
 
 #include "cli/commands.h"
 #include "common/user_error.h"
@@ -27,10 +29,31 @@ int main(int argc, char** argv) {
     int code = app.exit(e);
     return code == 0 ? 0 : 2;
   } catch (const capmap::UserError& e) {
-    std::fprintf(stderr, "capmap: %s\n", e.what());
+    // One line, even when the message quotes a name or text from the input:
+    // control characters and the Unicode line breaks (U+0085, U+2028, U+2029)
+    // become spaces.
+    std::string line;
+    std::string_view what = e.what();
+    for (std::size_t i = 0; i < what.size(); ++i) {
+      unsigned char c = static_cast<unsigned char>(what[i]);
+      if (what.substr(i, 3) == "\xE2\x80\xA8" || what.substr(i, 3) == "\xE2\x80\xA9") {
+        line += ' ';
+        i += 2;
+      } else if (what.substr(i, 2) == "\xC2\x85") {
+        line += ' ';
+        i += 1;
+      } else {
+        line += c < 0x20 || c == 0x7f ? ' ' : what[i];
+      }
+    }
+    std::fprintf(stderr, "capmap: %s\n", line.c_str());
     return 2;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "capmap: internal error: %s\n", e.what());
+    // A bug in capmap, never the user's input: README says what to do.
+    std::fprintf(stderr,
+                 "capmap: internal error: %s (a bug in capmap: please report it with the "
+                 "command and its input files)\n",
+                 e.what());
     return 3;
   }
   return exit_code;

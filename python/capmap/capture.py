@@ -89,6 +89,20 @@ def _attributes(obj: Any) -> list[tuple[str, str, Any]]:
     return found
 
 
+def is_network(value: Any) -> bool:
+    """A module with a `forward` of its own: its weights are the model's parameters, as in a
+    user's export, never graph inputs. A module without one (a plane, a rotation) holds data."""
+    return isinstance(value, torch.nn.Module) and type(value).forward is not torch.nn.Module.forward
+
+
+def has_receiver(case: Case) -> bool:
+    """Whether a method case's object is data the method works on (a box set, a rotation, a
+    camera): its tensors are then graph inputs, as a user's own wrapper would take them. A
+    network's method (`DeDoDe.detect`) keeps its weights as parameters instead."""
+    target = case.target
+    return case.method is not None and not is_network(target) and not _is_opaque(target)
+
+
 def _is_opaque(value: Any) -> bool:
     """Values never opened: atoms, functions, classes, modules of code."""
     if isinstance(value, _ATOMS) or isinstance(value, type):
@@ -150,6 +164,11 @@ class InputPlan:
     tensors: list[torch.Tensor] = field(default_factory=list)
     nodes: list[Any] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    # Networks among the inputs: passed whole and registered on the wrapper, so their weights
+    # are parameters of the graph (as in a user's export of a model that calls them).
+    networks: list[torch.nn.Module] = field(default_factory=list)
+    # NumPy arrays among the inputs: no capture path traces one, each is baked in.
+    arrays: int = 0
 
     def rebuild(self, tensors: list[torch.Tensor] | tuple[torch.Tensor, ...]) -> list[Any]:
         return [_build(n, tensors) for n in self.nodes]
@@ -158,7 +177,8 @@ class InputPlan:
         return tuple(t.detach().clone() for t in self.tensors)
 
 
-def plan_inputs(inputs: list[Any]) -> InputPlan:
+def plan_inputs(inputs: list[Any], receiver: bool = False) -> InputPlan:
+    """The plan of `inputs`; with `receiver`, the first is the object a method is called on."""
     plan = InputPlan()
     index_of: dict[int, int] = {}
 
@@ -171,6 +191,11 @@ def plan_inputs(inputs: list[Any]) -> InputPlan:
         if isinstance(value, np.ndarray):
             # Exporters take no arrays: it becomes a constant of the graph, and the record says so.
             plan.notes.append(f"input ndarray{list(value.shape)} baked into the graph: not a tensor")
+            plan.arrays += 1
+            return _Const(value)
+        if is_network(value):
+            if not any(value is n for n in plan.networks):
+                plan.networks.append(value)
             return _Const(value)
         if depth > _MAX_DEPTH or id(value) in path or _is_opaque(value):
             return _Const(value)
@@ -219,22 +244,22 @@ def plan_inputs(inputs: list[Any]) -> InputPlan:
         node = walk(value, 0, frozenset())
         # Containers are checked too (a dict subclass may not take its items back).
         plan.nodes.append(node if isinstance(node, (_Leaf, _Const, _Obj)) else checked(node, value, mark))
-    _describe_inputs(plan.nodes, plan.notes)
+    _describe_inputs(plan.nodes, plan.notes, receiver)
     return plan
 
 
-def _describe_inputs(nodes: list[Any], notes: list[str]) -> None:
-    """One line per outermost library object among the inputs."""
+def _describe_inputs(nodes: list[Any], notes: list[str], receiver: bool) -> None:
+    """One line per outermost library object among the inputs (the receiver named as such)."""
 
-    def visit(node: Any) -> None:
+    def visit(node: Any, role: str) -> None:
         if isinstance(node, _Obj):
-            notes.append(f"input {type(node.template).__name__} → {_plural(_tensor_count(node))}")
+            notes.append(f"{role} {type(node.template).__name__} → {_plural(_tensor_count(node))}")
         elif isinstance(node, (_Seq, _Map)):
             for child in node.items:
-                visit(child)
+                visit(child, role)
 
-    for node in nodes:
-        visit(node)
+    for i, node in enumerate(nodes):
+        visit(node, "receiver" if receiver and i == 0 else "input")
 
 
 def _plural(count: int) -> str:
@@ -289,30 +314,56 @@ def flatten_output(value: Any, notes: list[str] | None = None) -> list[torch.Ten
 
 
 class FlatCaseModule(torch.nn.Module):
-    """Tensors in, tensors out: rebuilds the case's inputs, calls it, returns the result's tensors
-    (one tensor bare, several as a tuple). The target, when a module, is registered so its
-    parameters are traced as parameters."""
+    """Tensors in, tensors out: rebuilds the case's inputs (its receiver first, for a method on
+    a library object), calls it, returns the result's tensors (one tensor bare, several as a
+    tuple). A network target and the networks among the inputs are registered, so their weights
+    are traced as parameters."""
 
-    def __init__(self, case: Case, plan: InputPlan) -> None:
+    def __init__(self, case: Case, flat: FlatCase) -> None:
         super().__init__()
-        if isinstance(case.target, torch.nn.Module):
+        if isinstance(case.target, torch.nn.Module) and not flat.receiver:
             self.target = case.target
-        self._call = case.callable()
-        self._plan = plan
+        for i, network in enumerate(flat.plan.networks):
+            self.add_module(f"input_network_{i}", network)
+        self._flat = flat
 
     def forward(self, *tensors: torch.Tensor) -> Any:
-        out = flatten_output(self._call(*self._plan.rebuild(tensors)))
+        out = flatten_output(self._flat.call(*self._flat.plan.rebuild(tensors)))
         return out[0] if len(out) == 1 else tuple(out)
 
 
 @dataclass
 class FlatCase:
     """What every path of one task shares when the case is flattened: the input plan, the
-    wrapper, and what was opened (the result's lines are added by the eager reference run)."""
+    wrapper, and what was opened (the result's lines are added by the eager reference run).
+
+    With a receiver (a method on a library object), the rebuilt inputs start with the object,
+    so its tensors reach the graph as inputs. When the first call (the eager reference) changes
+    the receiver, every later call returns `(result, receiver)`: a method that works in place is
+    compared on the object's tensors too."""
 
     plan: InputPlan
-    module: FlatCaseModule
     notes: list[str]
+    function: Any
+    receiver: bool = False
+    receiver_out: bool | None = None
+    module: FlatCaseModule = field(init=False)  # set by flat_case
+
+    def call(self, *values: Any) -> Any:
+        """The case called on rebuilt inputs (`plan.rebuild`), as every path calls it."""
+        if not self.receiver:
+            return self.function(*values)
+        if self.receiver_out is None:
+            before = [t.detach().clone() for t in flatten_output(values[0])]
+            out = self.function(*values)
+            self.receiver_out = _changed(before, flatten_output(values[0]))
+            if self.receiver_out:
+                self.notes.append(
+                    f"receiver {type(values[0]).__name__} changed by the call: its tensors are compared too"
+                )
+        else:
+            out = self.function(*values)
+        return (out, values[0]) if self.receiver_out else out
 
     def output_tensors(self, result: Any, describe: bool = False) -> list[torch.Tensor]:
         lines: list[str] | None = [] if describe else None
@@ -320,6 +371,22 @@ class FlatCase:
         if lines:
             self.notes += _counted(lines)
         return tensors
+
+
+def _changed(before: list[torch.Tensor], after: list[torch.Tensor]) -> bool:
+    """Whether a receiver's tensors differ after a call: in number, shape, dtype or value."""
+    if len(before) != len(after):
+        return True
+    for b, a in zip(before, after, strict=True):
+        if b.shape != a.shape or b.dtype != a.dtype or not torch.equal(b, a.detach()):
+            if b.shape == a.shape and b.dtype == a.dtype and b.is_floating_point():
+                # NaN never equals itself: the same NaN positions and values is no change.
+                if torch.equal(torch.isnan(b), torch.isnan(a)) and torch.equal(
+                    torch.nan_to_num(b), torch.nan_to_num(a.detach())
+                ):
+                    continue
+            return True
+    return False
 
 
 def _counted(lines: list[str]) -> list[str]:
@@ -332,8 +399,21 @@ def _counted(lines: list[str]) -> list[str]:
 
 
 def flat_case(case: Case) -> FlatCase:
-    plan = plan_inputs(case.inputs)
-    return FlatCase(plan, FlatCaseModule(case, plan), _counted(plan.notes))
+    receiver = has_receiver(case)
+    kwargs = case.kwargs
+    if receiver:
+        plan = plan_inputs([case.target, *case.inputs], receiver=True)
+        method = str(case.method)
+
+        def function(obj: Any, *args: Any) -> Any:
+            return getattr(obj, method)(*args, **kwargs)
+
+    else:
+        plan = plan_inputs(case.inputs)
+        function = case.callable()
+    flat = FlatCase(plan, _counted(plan.notes), function, receiver)
+    flat.module = FlatCaseModule(case, flat)
+    return flat
 
 
 class TargetState:
@@ -354,13 +434,49 @@ def _fresh(value: Any) -> Any:
     return value.detach().clone() if isinstance(value, torch.Tensor) else value
 
 
-def target_state(case: Case) -> TargetState | None:
-    """Saved state for a method case on a library object (modules keep their parameters: a
-    probe never changes them, and copying a network's weights per path would cost too much)."""
+class ModuleState:
+    """The state of a module target and its submodules, put back before every path: a module
+    that counts its calls in a buffer, or a metric that accumulates in `update`, would otherwise
+    start each later path from what the earlier calls left (a false mismatch). Buffers and plain
+    attributes are copied (tensors cloned, lists and dicts of them copied); parameters are not:
+    no probe trains, and copying a network's weights per path would cost too much."""
+
+    def __init__(self, target: torch.nn.Module) -> None:
+        self.saved = [
+            (module, {name: _copied(value) for name, value in vars(module).items() if name not in _KEPT})
+            for module in target.modules()
+        ]
+
+    def restore(self) -> None:
+        for module, saved in self.saved:
+            for name in [n for n in vars(module) if n not in _KEPT and n not in saved]:
+                del module.__dict__[name]  # what a call added (a cache, a traced leftover)
+            for name, value in saved.items():
+                module.__dict__[name] = _copied(value)
+
+
+# A module's parameter and submodule registries are its structure, not its state.
+_KEPT = frozenset({"_parameters", "_modules"})
+
+
+def _copied(value: Any) -> Any:
+    if isinstance(value, torch.Tensor):
+        return value.detach().clone()
+    if type(value) in (list, tuple):
+        return type(value)(_copied(v) for v in value)
+    if type(value) is dict:
+        return {k: _copied(v) for k, v in value.items()}
+    return value
+
+
+def target_state(case: Case) -> TargetState | ModuleState | None:
+    """Saved state of a case's target: a library object a method is called on, or a module."""
     target = case.target
-    if case.method is None or isinstance(target, torch.nn.Module) or _is_opaque(target):
-        return None
     try:
+        if isinstance(target, torch.nn.Module):
+            return ModuleState(target)
+        if case.method is None or _is_opaque(target):
+            return None
         return TargetState(target)
     except Exception:  # noqa: BLE001 - an object whose attributes cannot be read is left as it is
         return None

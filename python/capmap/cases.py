@@ -35,6 +35,10 @@ class Case:
     covers: tuple[str, ...] = ()
     # False: capture paths get the case's own inputs and result, library objects and all.
     flatten: bool = True
+    # Why the case captures as a constant by design (a kernel getter taking integers), or None.
+    constant: str | None = None
+    # Why the case's outputs are all empty by design (a matcher with random weights), or None.
+    empty: str | None = None
 
     @property
     def operator(self) -> str:
@@ -103,6 +107,8 @@ class Case:
             "rtol": self.rtol,
             # Only when off, so that the inventory of every other case stays as it was.
             **({} if self.flatten else {"flatten": False}),
+            **({"constant": self.constant} if self.constant else {}),
+            **({"empty": self.empty} if self.empty else {}),
         }
 
 
@@ -181,12 +187,18 @@ def case(
     method: str | None = None,
     flatten: bool = True,
     covers: str | Sequence[str] = (),
+    constant: str | None = None,
+    empty: str | None = None,
 ) -> Case:
     """Register one case. Modules are put in eval mode. The graph inputs are the tensors inside
     `inputs` and the outputs the tensors inside the result; `flatten=False` captures the case's
     own inputs and result instead (library objects and all). `covers` names the public
     callables or methods the case exercises ("kornia.geometry.liegroup.So3.inverse") when the
-    target cannot say it (a lambda); the first one is the case's `ref`."""
+    target cannot say it (a lambda); the first one is the case's `ref`. `constant="why"` declares
+    that no input reaches the graph by design (a kernel built from integers): its cells are
+    still `constant`, never `ok`, and registry checks accept them. `empty="why"` declares that
+    every output is empty with these inputs (no match among random weights), which registry
+    checks otherwise reject: a probe of empty tensors tests nothing."""
     where = _caller_where()
     if not isinstance(name, str) or not name:
         raise RegistryError(f"{where}: case name must be a non-empty string")
@@ -194,6 +206,7 @@ def case(
         raise RegistryError(f"{where}: case {name!r}: group must be dotted like 'geometry.epipolar'")
     if "[" in name and not name.endswith("]"):
         raise RegistryError(f"{where}: case {name!r}: variants are written op[variant]")
+    _check_target_and_inputs(where, name, target, inputs, kwargs, method)
     if hasattr(target, "eval") and callable(target.eval) and hasattr(target, "training"):
         target.eval()
     # A deferred class call is checked against its class; a deferred factory function can't be.
@@ -221,9 +234,29 @@ def case(
         where=where,
         flatten=bool(flatten),
         covers=covered,
+        constant=constant or None,
+        empty=empty or None,
     )
     _collected.append(c)
     return c
+
+
+def _check_target_and_inputs(
+    where: str, name: str, target: Any, inputs: Any, kwargs: Any, method: str | None
+) -> None:
+    """Mistakes a registry author makes on day one, refused when the registry loads instead of
+    stored as the case's eager failure ("'str' object is not callable")."""
+    if isinstance(inputs, (str, bytes, dict)) or not isinstance(inputs, Sequence):
+        kind = type(inputs).__name__
+        hint = ": write [x] for one tensor argument" if hasattr(inputs, "shape") else ""
+        raise RegistryError(f"{where}: case {name!r}: inputs must be a list of arguments, got a {kind}{hint}")
+    if kwargs is not None and not isinstance(kwargs, dict):
+        raise RegistryError(f"{where}: case {name!r}: kwargs must be a dict, got a {type(kwargs).__name__}")
+    if method is None and not isinstance(target, Deferred) and not callable(target):
+        raise RegistryError(
+            f"{where}: case {name!r}: target must be callable (a function, a class or an nn.Module), "
+            f"got a {type(target).__name__}"
+        )
 
 
 def exclude(name: str, reason: str) -> Exclusion:

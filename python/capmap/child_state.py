@@ -101,10 +101,73 @@ def _environment() -> dict[str, str]:
     }
 
 
+def objects_fingerprint(roots: list[Any]) -> list[tuple[Any, ...]]:
+    """What a task could change in the registry objects it was handed (its target, inputs and
+    kwargs, which later tasks may share: a plane used by two cases): every reachable tensor's
+    identity, version counter, storage and shape, and every object's attribute bindings. A kept
+    child compares it after the task; the forked worker's own objects are never touched."""
+    import torch
+
+    found: list[tuple[Any, ...]] = []
+    seen: set[int] = set()
+    atoms = (str, bytes, int, float, complex, bool, type(None))
+    stack: list[tuple[Any, int]] = [(r, 0) for r in reversed(roots)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, atoms) or id(value) in seen or depth > 12:
+            continue
+        seen.add(id(value))
+        if isinstance(value, torch.Tensor):
+            try:
+                found.append((id(value), value._version, value.data_ptr(), tuple(value.shape), value.dtype))
+            except Exception:  # noqa: BLE001 - a tensor without storage (fake, meta): identity only
+                found.append((id(value),))
+            continue
+        if isinstance(value, type) or callable(value) and not isinstance(value, torch.nn.Module):
+            continue
+        if isinstance(value, dict):
+            children = list(value.values())
+        elif isinstance(value, (list, tuple, set, frozenset)):
+            children = list(value)
+        else:
+            attrs = getattr(value, "__dict__", None)
+            if not isinstance(attrs, dict):
+                continue
+            found.append((id(value), tuple((k, id(v)) for k, v in attrs.items())))
+            children = list(attrs.values())
+            kind = type(value)
+            if id(kind) not in seen and kind.__module__ != "builtins":
+                seen.add(id(kind))
+                # A class attribute a task rebinds (a patched method) reaches every later case.
+                found.append((id(kind), _class_bindings(kind)))
+        stack.extend((c, depth + 1) for c in reversed(children))
+    return found
+
+
+class _Bindings(dict):  # type: ignore[type-arg]
+    """A class's attribute bindings: equal when every attribute bound before is bound to the
+    same object (attributes added meanwhile, such as copy's cached `__slotnames__`, are no
+    change)."""
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, dict) and all(other.get(k, _MISSING) == v for k, v in self.items())
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def _class_bindings(kind: type) -> _Bindings:
+    return _Bindings({name: id(value) for name, value in vars(kind).items()})
+
+
 class ProcessState:
     """A snapshot taken before a task; `changes()` lists what the task altered."""
 
-    def __init__(self, library: str | None) -> None:
+    def __init__(self, library: str | None, objects: list[Any] | None = None) -> None:
+        self.objects = list(objects or [])
+        self.fingerprint = objects_fingerprint(self.objects)
         self.library = library
         self.spaces = self._spaces()
         self.settings = _settings()
@@ -142,6 +205,8 @@ class ProcessState:
             found.append("the working folder")
         if sys.path != self.path:
             found.append("sys.path")
+        if self.fingerprint != objects_fingerprint(self.objects):  # before first: see _Bindings
+            found.append("the registry objects it was handed (a later case may share them)")
         return found
 
 

@@ -129,7 +129,13 @@ def _compare_values(i: int, e: torch.Tensor, a: torch.Tensor, atol: float, rtol:
     e_nan, a_nan = torch.isnan(e), torch.isnan(a)
     if not torch.equal(e_nan, a_nan):
         differ = int((e_nan != a_nan).sum())
-        return Comparison("nan", f"output {i}: NaN at {differ} different positions", None, differ)
+        return Comparison(
+            "nan",
+            f"output {i}: NaN at {differ} different positions "
+            f"(eager {int(e_nan.sum())} NaN, capture {int(a_nan.sum())} of {e.numel()})",
+            None,
+            differ,
+        )
     keep = ~e_nan
     e, a = e[keep], a[keep]
     if e.numel() == 0:
@@ -142,5 +148,11 @@ def _compare_values(i: int, e: torch.Tensor, a: torch.Tensor, atol: float, rtol:
     over = int((diff > bound).sum())
     worst = float(diff.max())
     if over:
-        return Comparison("values", f"output {i}: {over} values beyond tolerance", worst, over)
+        return Comparison(
+            "values",
+            f"output {i}: {over} of {e.numel()} values beyond tolerance "
+            f"(max |diff| {worst:.3g}; allowed {atol:g} + {rtol:g}·|eager|)",
+            worst,
+            over,
+        )
     return Comparison(max_abs_diff=worst)

@@ -98,6 +98,10 @@ class CoverageReport:
     # Cases of library objects at public-looking paths that the API does not export
     # (kornia.feature.siftdesc.sift_describe): counted nowhere, and not mistakes either.
     unlisted_cases: list[dict[str, str]] = field(default_factory=list)
+    # Public names bound to a private object of a private module (torchmetrics.functional.
+    # image_gradients is torchmetrics.functional.image._deprecated._image_gradients): the
+    # library's wrappers of deprecated imports, left out of both figures.
+    deprecated: list[str] = field(default_factory=list)
 
     @property
     def total(self) -> int:
@@ -156,6 +160,15 @@ class CoverageReport:
             "missing": self.methods_missing(),
         }
 
+    def packages(self) -> dict[str, dict[str, int]]:
+        """Covered and total names per top package (`torchmetrics.functional`)."""
+        counts: dict[str, dict[str, int]] = {}
+        for c in self.callables:
+            entry = counts.setdefault(".".join(c.module.split(".")[:2]), {"covered": 0, "total": 0})
+            entry["total"] += 1
+            entry["covered"] += int(id(c.obj) in self.by_case or id(c.obj) in self.by_exclusion)
+        return dict(sorted(counts.items()))
+
     def to_json(self) -> dict[str, Any]:
         return {
             "library": self.library,
@@ -170,6 +183,8 @@ class CoverageReport:
             "missing": self.missing(),
             "stray_cases": self.stray_cases,
             "unlisted_cases": self.unlisted_cases,
+            "deprecated": self.deprecated,
+            "packages": self.packages(),
             "methods": self.methods_json(),
         }
 
@@ -211,6 +226,7 @@ def public_callables(root: str) -> list[PublicCallable]:
             return
         seen_modules.add(dotted)
         has_all = getattr(module, "__all__", None) is not None
+        sources: set[str] = set()  # modules defining what the list names
         for name in _public_names(module):
             if name.startswith("_"):
                 continue
@@ -219,6 +235,7 @@ def public_callables(root: str) -> list[PublicCallable]:
             except AttributeError:
                 continue  # __all__ naming something that is not there is the library's problem
             full = f"{dotted}.{name}"
+            sources.add(str(getattr(value, "__module__", "") or ""))
             if inspect.ismodule(value):
                 sub = value.__name__
                 # Follow subpackages and modules the API lists; a module attribute that merely
@@ -237,16 +254,22 @@ def public_callables(root: str) -> list[PublicCallable]:
                 found[key].names.append(full)
         # The library's own subpackages are public even when its top level does not import
         # them (kornia.utils), and so are the modules of a package without `__all__` (its
-        # folder is its API: kornia.models.sam), whether or not something imported them yet;
-        # below a package with `__all__`, only what the API lists counts.
-        if module is not top and has_all:
-            return
+        # folder is its API: kornia.models.sam), whether or not something imported them yet.
+        # Below a package with `__all__`, only what the API lists counts, and the subpackages
+        # with an `__all__` of their own that the list draws from: the package gathers its API
+        # from them, and users import from them by that path too (torchmetrics.functional lists
+        # `accuracy`; `from torchmetrics.functional.classification import binary_accuracy`).
+        listed_only = module is not top and has_all
         for info in pkgutil.iter_modules(getattr(module, "__path__", [])):
-            if info.name.startswith("_") or (module is top and not info.ispkg):
+            if info.name.startswith("_") or ((module is top or listed_only) and not info.ispkg):
                 continue
             try:
                 sub_module = importlib.import_module(f"{dotted}.{info.name}")
             except Exception:  # noqa: BLE001 - optional extras missing: not reachable by users either
+                continue
+            name = sub_module.__name__
+            drawn = any(m == name or m.startswith(name + ".") for m in sources)
+            if listed_only and (getattr(sub_module, "__all__", None) is None or not drawn):
                 continue
             walk(sub_module, sub_module.__name__)
 
@@ -255,6 +278,14 @@ def public_callables(root: str) -> list[PublicCallable]:
         warnings.simplefilter("ignore")
         walk(top, root)
     return [found[k] for k in order]
+
+
+def is_deprecated_alias(pc: PublicCallable) -> bool:
+    """Whether a public name binds a private object of a private module: a wrapper the library
+    keeps so that an old import still works (it warns, then calls the operator's new home)."""
+    name = str(getattr(pc.obj, "__name__", "") or "")
+    module = str(getattr(pc.obj, "__module__", "") or "")
+    return name.startswith("_") and _is_private(module)
 
 
 def _raw_member(cls: type, name: str) -> Any:
@@ -407,6 +438,8 @@ def measure(reg: _registry.Registry) -> CoverageReport:
     if not root:
         raise RegistryError("registry does not name its library (capmap.library(...)) and has no cases")
     callables = public_callables(root)
+    deprecated = sorted(c.canonical for c in callables if is_deprecated_alias(c))
+    callables = [c for c in callables if not is_deprecated_alias(c)]
     methods = public_methods(root, callables)
     ids = {id(c.obj) for c in callables}
     method_ids = {id(m.func) for m in methods}
@@ -465,6 +498,7 @@ def measure(reg: _registry.Registry) -> CoverageReport:
         dict(methods_by_case),
         methods_by_exclusion,
         unlisted,
+        deprecated,
     )
 
 
@@ -543,6 +577,11 @@ def format_text(report: CoverageReport) -> str:
         lines.append(f"missing methods ({count}):")
         for owner, names in methods["missing"].items():
             lines.append(f"  {owner}: {', '.join(names)}")
+    if report.deprecated:
+        lines.append(
+            f"left out: {len(report.deprecated)} deprecated aliases (public names of private wrappers "
+            f"that warn and call the new home), e.g. {report.deprecated[0]}"
+        )
     if report.unlisted_cases:
         count = len(report.unlisted_cases)
         lines.append(f"cases of {report.library} objects its public API does not export ({count}):")

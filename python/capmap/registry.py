@@ -14,6 +14,7 @@ from types import ModuleType
 from typing import Any
 
 from capmap import cases as _cases
+from capmap import surveyed_library
 from capmap.cases import Case, Exclusion, RegistryError
 
 DEFAULT_REGISTRY = "capmap.registries.kornia"
@@ -139,6 +140,8 @@ def load(specs: list[str]) -> Registry:
         _cases._library.clear()
         _cases._library.update(saved[2])
     _check_unique(reg.cases)
+    # The process probes what it loaded last: its cases are attributed to the library it names.
+    surveyed_library.survey(reg.library.get("name"))
     return reg
 
 

@@ -604,7 +604,11 @@ class ForkServer:
         """Runs one task in this child; returns its exit code and whether the child is kept for
         another (it told the worker so either way)."""
         settings = self._cap_child_threads(threads)
-        before = child_state.ProcessState(_library_of(case)) if tasks_fd >= 0 else None
+        before = (
+            child_state.ProcessState(_library_of(case), [case.target, case.inputs, case.kwargs])
+            if tasks_fd >= 0
+            else None
+        )
 
         def emit(message: dict[str, Any]) -> None:
             event = dict(message)

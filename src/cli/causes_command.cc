@@ -59,10 +59,29 @@ std::string unclassified_share(const CauseSummary& summary) {
   return out + "\n";
 }
 
+// Graph breaks are no failures (the path still ran), so they are counted on a line of their
+// own: "0 of 31 failing cells" must not read as "nothing to classify" above break groups.
+std::string unclassified_breaks(const CauseSummary& summary) {
+  std::string out = fmt::format("unclassified graph breaks: {} of {} break reasons",
+                                summary.unclassified_breaks, summary.break_reasons);
+  if (summary.break_reasons) {
+    out += fmt::format(" ({:.1f} %)", 100.0 * static_cast<double>(summary.unclassified_breaks) /
+                                          static_cast<double>(summary.break_reasons));
+  }
+  return out + "\n";
+}
+
 std::string format_unclassified(const CauseSummary& summary) {
-  std::string out = unclassified_share(summary);
-  out += fmt::format("{} groups of unclassified messages (failures and graph breaks)\n",
-                     summary.unclassified_groups.size());
+  std::string out = unclassified_share(summary) + unclassified_breaks(summary);
+  std::size_t from_breaks = 0;
+  std::size_t from_failures = 0;
+  for (const auto& g : summary.unclassified_groups) {
+    if (g.break_count) ++from_breaks;
+    if (g.count > g.break_count) ++from_failures;
+  }
+  out += fmt::format(
+      "{} groups of unclassified messages ({} with failing cells, {} with graph breaks)\n",
+      summary.unclassified_groups.size(), from_failures, from_breaks);
   for (const auto& g : summary.unclassified_groups) {
     out += fmt::format("{:6}  {}\n        e.g. {} {}: {}\n", g.count, g.signature, g.example_case,
                        g.example_path, one_line(g.example_message, 160));
@@ -84,8 +103,9 @@ void add_causes_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--run-key", args->run_key, "Run key to read from the stores (default: newest)");
   cmd->add_flag("--unclassified", args->unclassified,
                 "Print the share of failing case × path cells no rule explains ('unclassified: 3 "
-                "of 212 failing case × path cells (1.4 %)'), then list the unexplained messages "
-                "(failures and graph breaks) grouped by their normalised first line");
+                "of 212 failing case × path cells (1.4 %)') and of graph break reasons (a break is "
+                "no failure: it is counted apart), then list the unexplained messages (failures "
+                "and graph breaks) grouped by their normalised first line");
   cmd->callback([args, &exit_code] {
     nlohmann::json cases;
     if (!args->snapshot.empty()) {

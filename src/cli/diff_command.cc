@@ -23,7 +23,9 @@ struct DiffArgs {
 void add_diff_command(CLI::App& app, int& exit_code) {
   auto args = std::make_shared<DiffArgs>();
   auto* cmd =
-      app.add_subcommand("diff", "Compare two snapshots: regressions, fixes, changed causes");
+      app.add_subcommand("diff",
+                         "Compare two snapshots: regressions, fixes, changed causes (against "
+                         "Kornia's export_support.json, cases pair by package, operator, variant)");
   cmd->add_option("OLD", args->old_file,
                   "Earlier snapshot, or a Kornia export_support.json (merge --kornia-json)")
       ->required();

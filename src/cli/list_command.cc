@@ -3,16 +3,27 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
+#include <thread>
 #include <variant>
 #include <vector>
 
 #include "cli/commands.h"
 #include "common/user_error.h"
+#include "merge/baseline.h"
+#include "merge/merge.h"
+#include "run/case_selection.h"
+#include "run/change_request.h"
+#include "run/change_selection.h"
+#include "run/known_durations.h"
+#include "run/longest_first.h"
 #include "run/process_control.h"
 #include "run/python_locator.h"
 #include "run/run_paths.h"
+#include "run/shard_split.h"
 #include "run/worker_event.h"
 
 namespace capmap {
@@ -23,6 +34,24 @@ struct ListOptions {
   std::vector<std::string> registries;
   bool json = false;
   bool paths = false;
+  // The plan of a run: which cases it would run, and how long it would take.
+  std::vector<std::string> changed;
+  std::string changed_since;
+  bool changed_auto = false;
+  std::string baseline;
+  std::string store;
+  int jobs = 0;
+  std::string run_paths;
+  std::vector<std::string> only;
+  std::vector<std::string> tags;
+  bool all = false;
+  std::string shard;
+  std::string shard_by = "name";
+
+  bool plans() const {
+    return !changed.empty() || !changed_since.empty() || changed_auto || !baseline.empty() ||
+           !shard.empty() || jobs > 0;
+  }
 };
 
 // Asks a worker for the inventory: its `hello`, or the registry's error.
@@ -68,8 +97,114 @@ std::string format_paths(const std::vector<PathInfo>& paths) {
   return out;
 }
 
+// The snapshot of the newest run a store holds, or nullopt.
+std::optional<nlohmann::json> store_snapshot(const std::string& store) {
+  std::error_code ec;
+  if (store.empty() || !std::filesystem::exists(store, ec)) return std::nullopt;
+  MergeOptions merge;
+  merge.stores = {store};
+  try {
+    return build_snapshot(merge).snapshot;
+  } catch (const UserError&) {
+    return std::nullopt;
+  }
+}
+
+// `capmap list --changed ... --baseline SNAP --jobs N`: the cases `capmap run`
+// with the same options would run (this shard's, with --shard), each with its
+// expected seconds, and the wall the run should take on N jobs, longest first.
+void plan_command(const ListOptions& options, const nlohmann::json& hello) {
+  CaseFilter filter;
+  filter.only = options.only;
+  filter.tags = options.tags;
+  Shard shard;
+  if (!options.shard.empty()) shard = parse_shard(options.shard);
+  const ShardBy shard_by = parse_shard_by(options.shard_by);
+  if (shard_by == ShardBy::kTime && options.baseline.empty()) {
+    throw UserError(
+        "--shard-by time: needs --baseline, so that every shard splits by the same durations");
+  }
+  ChangeRequest request{options.changed, options.changed_since, options.changed_auto};
+  auto changed_files = named_changed_files(request);
+  std::optional<Baseline> baseline;
+  if (!options.baseline.empty()) baseline.emplace(options.baseline);
+  auto previous = baseline ? std::nullopt : store_snapshot(options.store);
+
+  const auto paths = choose_run_paths(split_path_list(options.run_paths), announced_paths(hello));
+  const auto& inventory = hello.at("cases");
+  use_default_tier(inventory, !options.registries.empty(), options.all, filter);
+  auto cases = select_cases(inventory, filter);
+  const DurationTable baseline_durations =
+      baseline ? snapshot_durations(baseline->snapshot()) : DurationTable{};
+  if (request.any()) {
+    const nlohmann::json* known = baseline   ? &baseline->snapshot()
+                                  : previous ? &*previous
+                                             : nullptr;
+    auto library = hello.value("library", nlohmann::json::object());
+    // The settings a plain `capmap run` uses.
+    nlohmann::json this_run = {{"library", library},
+                               {"versions", hello.value("versions", nlohmann::json::object())},
+                               {"settings", {{"opset", 18}, {"export_strict", false}}}};
+    add_files_changed_by_hash(request, known, locate_python(), library.value("name", ""),
+                              changed_files);
+    auto change = select_changed_cases(cases, known, this_run, changed_files, paths);
+    std::fprintf(stderr, "capmap: %s\n", describe_change_selection(change).c_str());
+    cases = std::move(change.to_run);
+  }
+  DurationTable durations = baseline_durations;
+  if (previous) durations = overlay_durations(durations, snapshot_durations(*previous));
+  auto mine = shard_cases(cases, shard, shard_by, baseline_durations, paths);
+  // Skip cases are never dispatched: they take no slot.
+  std::vector<nlohmann::json> dispatched;
+  for (const auto& c : mine) {
+    if (!c.contains("skip") || !c["skip"].is_string()) dispatched.push_back(c);
+  }
+  std::size_t unknown = 0;
+  auto seconds = expected_case_seconds(dispatched, paths, durations, &unknown);
+  const int jobs = options.jobs > 0
+                       ? options.jobs
+                       : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  auto packing = pack_longest_first(seconds, jobs);
+
+  std::size_t name_width = 4;
+  for (const auto& c : dispatched) name_width = std::max(name_width, c.value("name", "").size());
+  std::string out = fmt::format("{:<{}}  {:>10}\n", "name", name_width, "expected_s");
+  for (std::size_t i = 0; i < dispatched.size(); ++i) {
+    auto known = case_seconds(dispatched[i].value("name", ""), paths, durations);
+    out += fmt::format("{:<{}}  {:>10}\n", dispatched[i].value("name", ""), name_width,
+                       known ? fmt::format("{:.1f}", *known) : std::string("?"));
+  }
+  double busy = 0;
+  for (double s : seconds) busy += s;
+  out += fmt::format("predicted: cases={} jobs={} wall_s={:.1f} busy_s={:.1f} unknown={}",
+                     dispatched.size(), jobs, packing.wall(), busy, unknown);
+  if (shard.count > 1) {
+    // Every shard's wall on the same jobs, to see whether they finish together.
+    std::vector<std::string> walls;
+    for (int i = 1; i <= shard.count; ++i) {
+      std::vector<nlohmann::json> theirs;
+      for (const auto& c :
+           shard_cases(cases, {i, shard.count}, shard_by, baseline_durations, paths)) {
+        if (!c.contains("skip") || !c["skip"].is_string()) theirs.push_back(c);
+      }
+      walls.push_back(fmt::format(
+          "{:.1f}",
+          pack_longest_first(expected_case_seconds(theirs, paths, durations), jobs).wall()));
+    }
+    std::string joined;
+    for (const auto& w : walls) joined += (joined.empty() ? "" : ",") + w;
+    out += fmt::format(" shard={}/{} shard_walls_s={}", shard.index, shard.count, joined);
+  }
+  out += "\n";
+  std::fputs(out.c_str(), stdout);
+}
+
 void list_command(const ListOptions& options) {
   auto hello = load_inventory(options.registries);
+  if (options.plans()) {
+    plan_command(options, hello);
+    return;
+  }
   if (options.paths) {
     auto paths = announced_paths(hello);
     if (options.json) {
@@ -123,6 +258,31 @@ void add_list_command(CLI::App& app, int& exit_code) {
   cmd->add_flag("--paths", options->paths,
                 "Print the capture paths instead of the cases, one line each (name, label, what "
                 "it does; [default] when `capmap run` probes it without --paths)");
+  cmd->add_option("--changed", options->changed,
+                  "List the cases `capmap run --changed FILE...` would run, with their expected "
+                  "seconds and the predicted wall (give REGISTRY arguments before this option)");
+  cmd->add_option("--changed-since", options->changed_since,
+                  "Like --changed, with the files `git diff --name-only REV` lists");
+  cmd->add_flag("--changed-auto", options->changed_auto,
+                "Like --changed, with the library files whose installed content differs from "
+                "what the --baseline recorded");
+  cmd->add_option("--baseline", options->baseline,
+                  "Snapshot of a full run: the files each case executes and how long it takes");
+  cmd->add_option("--store", options->store,
+                  "Results store whose last run stands in for --baseline, and whose records add "
+                  "durations")
+      ->capture_default_str();
+  cmd->add_option("-j,--jobs", options->jobs,
+                  "Predict the wall on this many jobs (default: number of cores)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--run-paths", options->run_paths,
+                  "Paths the run would probe, comma-separated (default: the default paths)");
+  cmd->add_option("--only", options->only, "As `capmap run --only`")->allow_extra_args(false);
+  cmd->add_option("--tag", options->tags, "As `capmap run --tag`")->allow_extra_args(false);
+  cmd->add_flag("--all", options->all, "As `capmap run --all`");
+  cmd->add_option("--shard", options->shard, "List shard I of N's cases (e.g. 2/4)");
+  cmd->add_option("--shard-by", options->shard_by, "name or time, as `capmap run --shard-by`")
+      ->capture_default_str();
   cmd->callback([options, &exit_code] {
     list_command(*options);
     exit_code = 0;

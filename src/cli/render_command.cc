@@ -6,7 +6,10 @@
 
 #include "cli/commands.h"
 #include "common/atomic_file.h"
+#include "common/json_document.h"
+#include "common/snapshot_fields.h"
 #include "common/user_error.h"
+#include "merge/cause_rules.h"
 #include "render/render.h"
 
 namespace capmap {
@@ -39,22 +42,15 @@ void add_render_command(CLI::App& app, int& exit_code) {
     if (!args->inventory.empty()) options.inventory = args->inventory;
     options.source_url = args->source_url;
     options.docs_url = args->docs_url;
+    // A snapshot merged before the rules carried remedies gets the shipped rules' ones.
+    options.remedy_templates = CauseRules::load({}).remedy_templates();
     std::filesystem::path snapshot_path = args->snapshot;
     if (!options.html && !options.rst && !options.md) {
       // With no output named, the page goes beside the snapshot.
       options.html = snapshot_path.parent_path() / "page.html";
     }
-    nlohmann::json snapshot;
-    std::string text = read_file(snapshot_path);
-    try {
-      snapshot = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::parse_error& e) {
-      // Drop nlohmann's "[json.exception.parse_error.101] " prefix; keep the position.
-      std::string why = e.what();
-      auto bracket = why.find("] ");
-      throw UserError(snapshot_path.string() + ": not valid JSON: " +
-                      (bracket == std::string::npos ? why : why.substr(bracket + 2)));
-    }
+    nlohmann::json snapshot = parse_json_document(read_file(snapshot_path), snapshot_path.string());
+    check_snapshot_fields(snapshot, snapshot_path.string());
     try {
       render_snapshot(snapshot, options);
     } catch (const UserError& e) {

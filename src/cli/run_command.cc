@@ -18,8 +18,10 @@
 #include "render/render.h"
 #include "run/byte_size.h"
 #include "run/case_selection.h"
+#include "run/change_request.h"
 #include "run/change_selection.h"
 #include "run/interrupt_watcher.h"
+#include "run/known_durations.h"
 #include "run/progress_display.h"
 #include "run/python_locator.h"
 #include "run/repro_writer.h"
@@ -27,10 +29,13 @@
 #include "run/run_summary.h"
 #include "run/scheduler.h"
 #include "run/shard.h"
+#include "run/shard_split.h"
 #include "run/supervisor.h"
 #include "run/task_planner.h"
 #include "store/result_store.h"
 #include "store/run_key.h"
+#include "store/storage_error.h"
+#include "store/store_lock.h"
 
 namespace capmap {
 
@@ -58,7 +63,9 @@ struct RunCommandOptions {
   bool repro = false;
   std::vector<std::string> changed;
   std::string changed_since;
+  bool changed_auto = false;
   std::string baseline;
+  std::string shard_by = "name";
 };
 
 std::string cpu_model() {
@@ -128,6 +135,7 @@ void run_command(const RunCommandOptions& options, int& exit_code) {
   filter.only = options.only;
   filter.tags = options.tags;
   if (!options.shard.empty()) filter.shard = parse_shard(options.shard);
+  const ShardBy shard_by = parse_shard_by(options.shard_by);
   SupervisorOptions supervisor_options;
   supervisor_options.memory_limit = parse_byte_size(options.memory_limit);
   supervisor_options.timeout_seconds = options.timeout;
@@ -143,21 +151,18 @@ void run_command(const RunCommandOptions& options, int& exit_code) {
   if (options.no_flatten) supervisor_options.settings["flatten"] = false;
   std::filesystem::path store_path = options.store;
   ResultStore::check_existing(store_path);
-  const bool by_change = !options.changed.empty() || !options.changed_since.empty();
-  if (!options.baseline.empty() && !by_change) {
-    throw UserError("--baseline: carries results over only with --changed or --changed-since");
+  // Another run writing this store would run the same tasks: refuse before any work.
+  StoreLock::check_free(store_path);
+  ChangeRequest change_request{options.changed, options.changed_since, options.changed_auto};
+  const bool by_change = change_request.any();
+  if (shard_by == ShardBy::kTime && options.baseline.empty()) {
+    throw UserError(
+        "--shard-by time: needs --baseline, so that every shard splits by the same durations");
   }
+  // Without a change, a baseline only tells how long each case takes.
   std::optional<Baseline> baseline;
   if (!options.baseline.empty()) baseline.emplace(options.baseline);
-  std::vector<std::string> changed_files;
-  for (const auto& file : options.changed) {
-    changed_files.push_back(std::filesystem::absolute(file).lexically_normal().string());
-  }
-  if (!options.changed_since.empty()) {
-    for (auto& file : files_changed_since(options.changed_since)) {
-      changed_files.push_back(std::move(file));
-    }
-  }
+  auto changed_files = named_changed_files(change_request);
 
   InterruptWatcher interrupts;
   Supervisor supervisor(supervisor_options, interrupts);
@@ -174,22 +179,15 @@ void run_command(const RunCommandOptions& options, int& exit_code) {
 
   const auto& inventory = hello->at("cases");
   // The bundled default surveys its quick tier unless told otherwise.
-  bool default_tier =
-      options.registries.empty() && !options.all && filter.only.empty() && filter.tags.empty();
-  if (default_tier) {
-    bool has_quick = std::any_of(inventory.begin(), inventory.end(), [](const auto& c) {
-      auto tags = c.find("tags");
-      return tags != c.end() && tags->is_array() &&
-             std::find(tags->begin(), tags->end(), "quick") != tags->end();
-    });
-    if (has_quick) filter.tags = {"quick"};
-  }
-  auto selected = select_cases(inventory, filter);
+  use_default_tier(inventory, !options.registries.empty(), options.all, filter);
   // The store's inventory is what this run was asked to measure, before the
   // shard split, so merge can tell a finished quick tier from a shard's gap.
   CaseFilter unsharded = filter;
   unsharded.shard = {};
-  auto asked = filter.shard.count > 1 ? select_cases(inventory, unsharded) : selected;
+  auto asked = select_cases(inventory, unsharded);
+  const DurationTable baseline_durations =
+      baseline ? snapshot_durations(baseline->snapshot()) : DurationTable{};
+  auto selected = shard_cases(asked, filter.shard, shard_by, baseline_durations, paths);
 
   auto library = hello->value("library", nlohmann::json::object());
   auto versions = hello->value("versions", nlohmann::json::object());
@@ -197,7 +195,7 @@ void run_command(const RunCommandOptions& options, int& exit_code) {
 
   // --changed: only the cases the change can affect run; with --baseline the
   // others are carried over at merge, else the run asks only for those.
-  const std::size_t shard_cases = selected.size();
+  const std::size_t shard_case_count = selected.size();
   if (by_change) {
     std::optional<nlohmann::json> previous;
     if (!baseline) previous = previous_snapshot(store_path);
@@ -206,12 +204,11 @@ void run_command(const RunCommandOptions& options, int& exit_code) {
                                              : nullptr;
     nlohmann::json this_run = {
         {"library", library}, {"versions", versions}, {"settings", supervisor_options.settings}};
+    add_files_changed_by_hash(change_request, known, supervisor_options.python,
+                              library.value("name", ""), changed_files);
     auto change = select_changed_cases(asked, known, this_run, changed_files, paths);
     std::fprintf(stderr, "capmap: %s\n", describe_change_selection(change).c_str());
-    selected.clear();
-    for (const auto& c : change.to_run) {
-      if (shard_owns(filter.shard, c.value("name", ""))) selected.push_back(c);
-    }
+    selected = shard_cases(change.to_run, filter.shard, shard_by, baseline_durations, paths);
     if (!baseline) asked = change.to_run;
   }
 
@@ -244,7 +241,8 @@ void run_command(const RunCommandOptions& options, int& exit_code) {
   if (options.repro) repro_writer.emplace(supervisor_options.python, store_path, run_key);
 
   auto plan = plan_tasks(store, run_key, selected, paths, options.retry_crashed);
-  auto durations = store.known_durations();
+  // Longest first from what is known: the store's earlier records over the baseline's.
+  auto durations = overlay_durations(baseline_durations, store.known_durations());
   Scheduler queue;
   size_t to_record = 0;
   for (auto& task : plan.tasks) {
@@ -272,7 +270,7 @@ void run_command(const RunCommandOptions& options, int& exit_code) {
   figures.supervisor_cpu_seconds = process_cpu_seconds() - cpu_before;
   figures.workers = supervisor_options.jobs;
   figures.cases_ran = selected.size();
-  figures.cases_carried = baseline ? shard_cases - selected.size() : 0;
+  figures.cases_carried = baseline && by_change ? shard_case_count - selected.size() : 0;
   progress.finish();
 
   std::vector<std::string> names;
@@ -293,7 +291,7 @@ void run_command(const RunCommandOptions& options, int& exit_code) {
     std::filesystem::path out =
         options.out.empty() ? store_path.parent_path() : std::filesystem::path(options.out);
     bool partial = filter.shard.count > 1;
-    merge_and_render(store_path, out, run_key, partial, options.baseline);
+    merge_and_render(store_path, out, run_key, partial, by_change ? options.baseline : "");
   }
   exit_code = 0;
   if (repro_writer) {
@@ -372,13 +370,33 @@ void add_run_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--changed-since", options->changed_since,
                   "Like --changed, with the files `git diff --name-only REV` lists for the "
                   "checkout of the current folder");
+  cmd->add_flag("--changed-auto", options->changed_auto,
+                "Like --changed, with the library files whose installed content hashes "
+                "differently from what the --baseline (else the store's last run) recorded: "
+                "no git history needed");
   cmd->add_option("--baseline", options->baseline,
-                  "Snapshot of a full run: tells which files each case executes, and the cases "
-                  "--changed does not select are carried over from it into the snapshot");
+                  "Snapshot of a full run: tells which files each case executes and how long "
+                  "each takes (the longest start first, --shard-by time); with --changed the "
+                  "cases it does not select are carried over from it into the snapshot");
+  cmd->add_option("--shard-by", options->shard_by,
+                  "How --shard splits the cases: name (a hash of the name, the default) or "
+                  "time (longest first by the --baseline's durations, so the shards finish "
+                  "together)")
+      ->capture_default_str();
   cmd->add_flag("--repro", options->repro,
                 "Write a script that reproduces each failing case x path outside capmap into "
                 "repro/ beside the store, as the run records the failures");
-  cmd->callback([options, &exit_code] { run_command(*options, exit_code); });
+  cmd->callback([options, &exit_code] {
+    try {
+      run_command(*options, exit_code);
+    } catch (const StorageError& e) {
+      // Every record is committed as it arrives, so what was stored stays.
+      throw StorageError(fmt::format(
+          "{}; the records committed before this are kept in {}: fix that, then run the same "
+          "command again and it resumes where it stopped",
+          e.what(), options->store));
+    }
+  });
 }
 
 }  // namespace capmap

@@ -22,12 +22,14 @@ constexpr std::size_t kOpenRows = 10;
 constexpr std::size_t kOpenRowsImportant = 25;
 constexpr std::size_t kMaxRowsPerList = 200;
 
-constexpr std::array<Section, 9> kSections{{
+constexpr std::array<Section, 11> kSections{{
     {ChangeKind::kRegression, "Regressions", "regressions"},
     {ChangeKind::kFix, "Fixes", "fixes"},
     {ChangeKind::kCauseChanged, "Changed causes", "cause_changes"},
     {ChangeKind::kBreaksChanged, "Graph-break changes", "graph_break_changes"},
     {ChangeKind::kStatusChanged, "Status changes", "status_changes"},
+    {ChangeKind::kConfigDiffers, "Paired with another configuration", "config_differs"},
+    {ChangeKind::kProbedOnOneSide, "Probed by one side only", "probed_on_one_side"},
     {ChangeKind::kNewCase, "New cases", "new_cases"},
     {ChangeKind::kRemovedCase, "Removed cases", "removed_cases"},
     {ChangeKind::kOutsideNewSelection, "Only in the old side (outside the new selection)",
@@ -44,12 +46,46 @@ std::string status_with_cause(const std::string& status, const std::string& caus
   return cause.empty() ? status : fmt::format("{} ({})", status, cause);
 }
 
+// A page status as a Kornia maintainer reads it.
+std::string verdict_words(const std::string& status) {
+  static const std::map<std::string, std::string> words = {
+      {"ok", "works"},
+      {"ok-unverified", "works (output not compared)"},
+      {"ok-breaks", "works with graph breaks"},
+      {"mismatch", "wrong output"},
+      {"fail", "fails"},
+      {"crashed", "crashes"},
+      {"timeout", "times out"},
+      {"oom", "runs out of memory"},
+      {"specialized", "fails (a size meant to vary was pinned)"},
+      {"n/a", "not probed"},
+      {"missing", "not probed"},
+  };
+  auto it = words.find(status);
+  return it != words.end() ? it->second : status;
+}
+
+// Against Kornia's file: verdicts in words, each with its cause where it is not a success.
+std::string describe_verdicts(const PathChange& c) {
+  auto side = [](const std::string& status, const std::string& cause) {
+    bool success = status == "ok" || status == "ok-unverified" || status == "ok-breaks";
+    return status_with_cause(verdict_words(status), success ? "" : cause);
+  };
+  if (c.kind == ChangeKind::kBreaksChanged) {
+    return fmt::format("graph breaks {} → {}", breaks_text(c.old_breaks),
+                       breaks_text(c.new_breaks));
+  }
+  return fmt::format("{} → {}", side(c.old_status, c.old_cause), side(c.new_status, c.new_cause));
+}
+
 // One line describing a path change, without the case and path names.
-std::string describe(const PathChange& c) {
+std::string describe(const PathChange& c, const SnapshotDiff& diff) {
+  if (diff.pairing && !c.path.empty()) return describe_verdicts(c);
   switch (c.kind) {
     case ChangeKind::kRegression:
     case ChangeKind::kFix:
     case ChangeKind::kStatusChanged:
+    case ChangeKind::kProbedOnOneSide:
       return fmt::format("{} → {}", c.old_status, status_with_cause(c.new_status, c.new_cause));
     case ChangeKind::kCauseChanged:
       return fmt::format("{} → {}", status_with_cause(c.old_status, c.old_cause),
@@ -57,6 +93,8 @@ std::string describe(const PathChange& c) {
     case ChangeKind::kBreaksChanged:
       return fmt::format("graph breaks {} → {}", breaks_text(c.old_breaks),
                          breaks_text(c.new_breaks));
+    case ChangeKind::kConfigDiffers:
+      return c.detail;
     case ChangeKind::kNewCase:
     case ChangeKind::kRemovedCase:
     case ChangeKind::kOutsideNewSelection:
@@ -66,11 +104,61 @@ std::string describe(const PathChange& c) {
   return "";
 }
 
+// The case as the reader finds it: against Kornia's file a pair's two names,
+// "augmentation.Normalize (Kornia: Normalize)".
+std::string case_label(const PathChange& c, const SnapshotDiff& diff) {
+  if (c.old_name.empty() || !diff.pairing) return c.case_name;
+  return fmt::format("{} ({}: {})", c.case_name, diff.pairing->old_label, c.old_name);
+}
+
+// Section titles; against Kornia's file a case without a partner is not "new" or "removed".
+std::string section_title(const Section& section, const SnapshotDiff& diff) {
+  if (!diff.pairing) return section.title;
+  const auto& p = *diff.pairing;
+  if (section.kind == ChangeKind::kNewCase) {
+    return fmt::format("Only in {} (no {} case pairs with it)", p.new_label, p.old_label);
+  }
+  if (section.kind == ChangeKind::kRemovedCase) {
+    return fmt::format("Only in {} (no {} case pairs with it)", p.old_label, p.new_label);
+  }
+  return section.title;
+}
+
+// 1234 → "1,234".
+std::string thousands(std::size_t n) {
+  std::string digits = std::to_string(n), out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+// "Pairing: 913 of Kornia's 1,215 probed cases pair with a capmap case by package,
+// operator and variant (...)": Kornia's side first, whichever side it is.
+std::string pairing_line(const CasePairingSummary& p) {
+  bool old_first = p.new_label != "Kornia" || p.old_label == "Kornia";
+  std::size_t probed_paired = old_first ? p.old_probed_paired : p.new_probed_paired;
+  std::size_t probed = old_first ? p.old_probed : p.new_probed;
+  const std::string& first = old_first ? p.old_label : p.new_label;
+  const std::string& second = old_first ? p.new_label : p.old_label;
+  return fmt::format(
+      "Pairing: {} of {}'s {} probed cases pair with a {} case by package, operator and "
+      "variant ({} pairs; {} {} cases, {} {} cases)",
+      thousands(probed_paired), first, thousands(probed), second, thousands(p.pairs), p.old_label,
+      thousands(p.old_cases), p.new_label, thousands(p.new_cases));
+}
+
+std::string counted(ChangeKind kind, std::size_t n, const SnapshotDiff& diff);
+
 std::string summary(const SnapshotDiff& diff) {
   std::vector<std::string> parts;
   for (const auto& section : kSections) {
     std::size_t n = diff.count(section.kind);
-    if (n) parts.push_back(fmt::format("{} {}", n, section.json_key));
+    if (!n) continue;
+    // Against Kornia's file in the reader's words; otherwise the JSON keys, as scripts read them.
+    parts.push_back(diff.pairing ? counted(section.kind, n, diff)
+                                 : fmt::format("{} {}", n, section.json_key));
   }
   if (parts.empty()) return "no changes";
   std::string out;
@@ -135,23 +223,46 @@ std::string plural(std::size_t n, const char* one, const char* many) {
   return fmt::format("{} {}", n, n == 1 ? one : many);
 }
 
+// How many of one kind, in the words of the reader's first line.
+std::string counted(ChangeKind kind, std::size_t n, const SnapshotDiff& diff) {
+  auto words = [n](const char* one, const char* many) { return plural(n, one, many); };
+  switch (kind) {
+    case ChangeKind::kRegression:
+      return words("regression", "regressions");
+    case ChangeKind::kFix:
+      return words("fix", "fixes");
+    case ChangeKind::kCauseChanged:
+      return words("changed cause", "changed causes");
+    case ChangeKind::kBreaksChanged:
+      return words("graph-break change", "graph-break changes");
+    case ChangeKind::kStatusChanged:
+      return words("status change", "status changes");
+    case ChangeKind::kConfigDiffers:
+      return words("pair with another configuration", "pairs with another configuration");
+    case ChangeKind::kProbedOnOneSide:
+      return words("result probed by one side only", "results probed by one side only");
+    case ChangeKind::kNewCase:
+      if (diff.pairing)
+        return fmt::format("{} only in {}", words("case", "cases"), diff.pairing->new_label);
+      return words("new case", "new cases");
+    case ChangeKind::kRemovedCase:
+      if (diff.pairing)
+        return fmt::format("{} only in {}", words("case", "cases"), diff.pairing->old_label);
+      return words("removed case", "removed cases");
+    case ChangeKind::kOutsideNewSelection:
+      return words("case outside the new selection", "cases outside the new selection");
+    case ChangeKind::kOutsideOldSelection:
+      return words("case outside the old selection", "cases outside the old selection");
+  }
+  return "";
+}
+
 // One line a reviewer reads first: whether anything regressed, then the rest.
 std::string verdict(const SnapshotDiff& diff) {
-  static const std::array<std::pair<const char*, const char*>, 9> kWords{{
-      {"regression", "regressions"},
-      {"fix", "fixes"},
-      {"changed cause", "changed causes"},
-      {"graph-break change", "graph-break changes"},
-      {"status change", "status changes"},
-      {"new case", "new cases"},
-      {"removed case", "removed cases"},
-      {"case outside the new selection", "cases outside the new selection"},
-      {"case outside the old selection", "cases outside the old selection"},
-  }};
   std::vector<std::string> parts;
-  for (std::size_t i = 0; i < kSections.size(); ++i) {
-    std::size_t n = diff.count(kSections[i].kind);
-    if (n) parts.push_back(plural(n, kWords[i].first, kWords[i].second));
+  for (const auto& section : kSections) {
+    std::size_t n = diff.count(section.kind);
+    if (n) parts.push_back(counted(section.kind, n, diff));
   }
   std::string rest;
   for (std::size_t i = 0; i < parts.size(); ++i) rest += (i ? ", " : "") + parts[i];
@@ -159,6 +270,13 @@ std::string verdict(const SnapshotDiff& diff) {
   if (parts.empty() && diff.header.empty()) return "✅ capmap: no changes";
   if (parts.empty()) return "✅ capmap: no regressions; only the header changed";
   return "✅ capmap: no regressions; " + rest;
+}
+
+// "`augmentation.Normalize` (Kornia: `Normalize`)", or just "`name`".
+std::string case_cell(const PathChange& c, const SnapshotDiff& diff) {
+  if (c.old_name.empty() || !diff.pairing) return fmt::format("`{}`", cell(c.case_name));
+  return fmt::format("`{}` ({}: `{}`)", cell(c.case_name), diff.pairing->old_label,
+                     cell(c.old_name));
 }
 
 std::string location_link(const PathChange& c) {
@@ -178,16 +296,19 @@ std::string diff_as_text(const SnapshotDiff& diff) {
     }
   }
   if (!diff.selection_note.empty()) out += "Note: " + diff.selection_note + "\n";
+  if (diff.pairing) out += pairing_line(*diff.pairing) + "\n";
   for (const auto& section : kSections) {
     std::size_t n = diff.count(section.kind);
     if (!n) continue;
-    out += fmt::format("{} ({}):\n", section.title, n);
+    out += fmt::format("{} ({}):\n", section_title(section, diff), n);
     for (const auto& c : diff.changes) {
       if (c.kind != section.kind) continue;
-      if (c.path.empty()) {
-        out += fmt::format("  {}\n", c.case_name);
+      if (!c.path.empty()) {
+        out += fmt::format("  {} {}: {}\n", case_label(c, diff), c.path, describe(c, diff));
+      } else if (!c.detail.empty()) {
+        out += fmt::format("  {}: {}\n", case_label(c, diff), c.detail);
       } else {
-        out += fmt::format("  {} {}: {}\n", c.case_name, c.path, describe(c));
+        out += fmt::format("  {}\n", case_label(c, diff));
       }
     }
   }
@@ -200,6 +321,7 @@ std::string diff_as_markdown(const SnapshotDiff& diff) {
   std::string out = "### " + verdict(diff) + "\n";
   if (auto line = by_path_line(diff); !line.empty()) out += "\n" + line + "\n";
   if (!diff.selection_note.empty()) out += "\n> Note: " + cell(diff.selection_note) + "\n";
+  if (diff.pairing) out += "\n" + pairing_line(*diff.pairing) + "\n";
   if (diff.new_carried > 0) {
     out += fmt::format(
         "\n{} of {} case × path results were measured for this change; the other {} were "
@@ -221,24 +343,33 @@ std::string diff_as_markdown(const SnapshotDiff& diff) {
                       section.kind == ChangeKind::kRemovedCase ||
                       section.kind == ChangeKind::kOutsideNewSelection ||
                       section.kind == ChangeKind::kOutsideOldSelection;
-    std::string table = cases_only
-                            ? "| case |\n| --- |\n"
-                            : "| case | path | change | where |\n| --- | --- | --- | --- |\n";
+    // Against Kornia's file a case row says why (no partner, another configuration).
+    bool with_detail = diff.pairing && (cases_only || section.kind == ChangeKind::kConfigDiffers);
+    std::string table;
+    if (with_detail) {
+      table = "| case | why |\n| --- | --- |\n";
+    } else if (cases_only) {
+      table = "| case |\n| --- |\n";
+    } else {
+      table = "| case | path | change | where |\n| --- | --- | --- | --- |\n";
+    }
     std::size_t shown = 0;
     for (const auto& c : diff.changes) {
       if (c.kind != section.kind) continue;
       if (++shown > kMaxRowsPerList) continue;
-      if (cases_only) {
-        table += fmt::format("| `{}` |\n", cell(c.case_name));
+      if (with_detail) {
+        table += fmt::format("| {} | {} |\n", case_cell(c, diff), cell(c.detail));
+      } else if (cases_only) {
+        table += fmt::format("| {} |\n", case_cell(c, diff));
       } else {
-        table += fmt::format("| `{}` | {} | {} | {} |\n", cell(c.case_name), c.path,
-                             cell(describe(c)), location_link(c));
+        table += fmt::format("| {} | {} | {} | {} |\n", case_cell(c, diff), c.path,
+                             cell(describe(c, diff)), location_link(c));
       }
     }
     if (n > kMaxRowsPerList) {
       table += fmt::format("\n…and {} more (`capmap diff` lists them all).\n", n - kMaxRowsPerList);
     }
-    out += "\n" + collapsible(fmt::format("{} ({})", section.title, n), n, table,
+    out += "\n" + collapsible(fmt::format("{} ({})", section_title(section, diff), n), n, table,
                               section.kind == ChangeKind::kRegression);
   }
   return out;
@@ -255,9 +386,17 @@ nlohmann::json diff_as_json(const SnapshotDiff& diff) {
       diff.selection_note.empty() ? nlohmann::json() : nlohmann::json(diff.selection_note);
   nlohmann::json counts = nlohmann::json::object();
   for (const auto& section : kSections) {
+    // Those two only happen against Kornia's file; a snapshot diff keeps its keys.
+    bool kornia_only =
+        section.kind == ChangeKind::kConfigDiffers || section.kind == ChangeKind::kProbedOnOneSide;
+    if (kornia_only && !diff.pairing) continue;
     nlohmann::json items = nlohmann::json::array();
     for (const auto& c : diff.changes) {
       if (c.kind != section.kind) continue;
+      if (c.kind == ChangeKind::kConfigDiffers) {
+        items.push_back({{"case", c.case_name}, {"old_case", c.old_name}, {"detail", c.detail}});
+        continue;
+      }
       if (c.path.empty()) {
         items.push_back(c.case_name);
         continue;
@@ -265,6 +404,7 @@ nlohmann::json diff_as_json(const SnapshotDiff& diff) {
       nlohmann::json item = {{"case", c.case_name},        {"path", c.path},
                              {"old_status", c.old_status}, {"new_status", c.new_status},
                              {"old_cause", c.old_cause},   {"new_cause", c.new_cause}};
+      if (!c.old_name.empty()) item["old_case"] = c.old_name;
       if (c.kind == ChangeKind::kBreaksChanged) {
         item["old_graph_breaks"] = c.old_breaks ? nlohmann::json(*c.old_breaks) : nlohmann::json();
         item["new_graph_breaks"] = c.new_breaks ? nlohmann::json(*c.new_breaks) : nlohmann::json();
@@ -280,6 +420,18 @@ nlohmann::json diff_as_json(const SnapshotDiff& diff) {
     by_path[path] = {{"regressions", n.first}, {"fixes", n.second}};
   }
   out["by_path"] = std::move(by_path);
+  if (diff.pairing) {
+    const auto& p = *diff.pairing;
+    out["pairing"] = {{"old_label", p.old_label},
+                      {"new_label", p.new_label},
+                      {"old_cases", p.old_cases},
+                      {"new_cases", p.new_cases},
+                      {"pairs", p.pairs},
+                      {"old_probed", p.old_probed},
+                      {"old_probed_paired", p.old_probed_paired},
+                      {"new_probed", p.new_probed},
+                      {"new_probed_paired", p.new_probed_paired}};
+  }
   return out;
 }
 

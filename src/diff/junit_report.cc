@@ -22,7 +22,7 @@ double seconds_of(const json& record) {
 
 bool is_failure(const std::string& page_status) {
   return page_status != "ok" && page_status != "ok-breaks" && page_status != "ok-unverified" &&
-         page_status != "n/a";
+         page_status != "constant" && page_status != "n/a";
 }
 
 // Length of the well-formed UTF-8 sequence at text[i] that XML 1.0 allows, or 0.

@@ -8,6 +8,8 @@
 #include <tuple>
 #include <utility>
 
+#include "diff/case_identity.h"
+#include "diff/case_pairing.h"
 #include "render/url_templates.h"
 #include "run/run_selection.h"
 
@@ -78,12 +80,6 @@ PathView view(const nlohmann::json& record) {
   return v;
 }
 
-std::map<std::string, const nlohmann::json*> index_cases(const nlohmann::json& snapshot) {
-  std::map<std::string, const nlohmann::json*> cases;
-  for (const auto& entry : snapshot.at("cases")) cases.emplace(entry.at("name"), &entry);
-  return cases;
-}
-
 std::set<std::string> header_paths(const nlohmann::json& snapshot) {
   std::set<std::string> paths;
   const auto& header = snapshot.at("header");
@@ -96,10 +92,26 @@ std::set<std::string> header_paths(const nlohmann::json& snapshot) {
   return paths;
 }
 
+// How statuses compare against Kornia's data file, which writes crashes,
+// timeouts and OOMs as `fail` and, on a path where it never writes
+// `ok-unverified` (its export column), cannot tell that from `ok`.
+struct KorniaVerdicts {
+  std::set<std::string> unverified_paths;  // paths where that file uses ok-unverified
+
+  std::string comparable(const std::string& status, const std::string& path) const {
+    if (status == "crashed" || status == "timeout" || status == "oom" || status == "specialized") {
+      return "fail";
+    }
+    if (status == "missing") return "n/a";
+    if (status == "ok-unverified" && !unverified_paths.count(path)) return "ok";
+    return status;
+  }
+};
+
 void diff_case(const std::string& name, const nlohmann::json& old_case,
                const nlohmann::json& new_case, const std::set<std::string>& shared_paths,
                const SourceLinks& old_links, const SourceLinks& new_links,
-               std::vector<PathChange>& out) {
+               const std::optional<KorniaVerdicts>& kornia, std::vector<PathChange>& out) {
   const auto& old_paths = old_case.at("paths");
   const auto& new_paths = new_case.at("paths");
   std::set<std::string> paths;
@@ -113,39 +125,116 @@ void diff_case(const std::string& name, const nlohmann::json& old_case,
     auto n = new_paths.find(path);
     PathView before = view(o != old_paths.end() ? *o : kAbsent);
     PathView after = view(n != new_paths.end() ? *n : kAbsent);
-    PathChange change{ChangeKind::kRegression,
-                      name,
-                      path,
-                      before.status,
-                      after.status,
-                      before.cause,
-                      after.cause,
-                      before.breaks,
-                      after.breaks,
-                      "",
-                      ""};
+    PathChange change;
+    change.case_name = name;
+    change.path = path;
+    change.old_status = before.status;
+    change.new_status = after.status;
+    change.old_cause = before.cause;
+    change.new_cause = after.cause;
+    change.old_breaks = before.breaks;
+    change.new_breaks = after.breaks;
     if (!after.frame.empty()) {
       std::tie(change.location, change.location_url) = new_links.locate(after.frame);
     } else if (!before.frame.empty()) {
       std::tie(change.location, change.location_url) = old_links.locate(before.frame);
     }
-    bool was = supported(before.status), is = supported(after.status);
-    if (was && !is) {
+    std::string was_status = before.status, is_status = after.status;
+    if (kornia) {
+      was_status = kornia->comparable(before.status, path);
+      is_status = kornia->comparable(after.status, path);
+    }
+    bool was = supported(was_status), is = supported(is_status);
+    // Captured either way; one side says that no input reaches the graph: no regression, no fix.
+    bool constant_move = (was_status == "constant" && (is || is_status == "constant")) ||
+                         (is_status == "constant" && was);
+    if (kornia && (was_status == "n/a") != (is_status == "n/a")) {
+      change.kind = ChangeKind::kProbedOnOneSide;
+    } else if (constant_move) {
+      if (was_status == is_status) continue;
+      change.kind = ChangeKind::kStatusChanged;
+    } else if (was && !is) {
       change.kind = ChangeKind::kRegression;
     } else if (!was && is) {
       change.kind = ChangeKind::kFix;
     } else if (!was) {
-      if (before.status == after.status && before.cause == after.cause) continue;
+      // Kornia's file words its causes its own way: only the status is compared.
+      if (was_status == is_status && (kornia || before.cause == after.cause)) continue;
       change.kind = ChangeKind::kCauseChanged;
     } else if (before.breaks.value_or(0) != after.breaks.value_or(0)) {
       change.kind = ChangeKind::kBreaksChanged;
-    } else if (before.status != after.status) {
+    } else if (was_status != is_status) {
       change.kind = ChangeKind::kStatusChanged;
     } else {
       continue;
     }
     out.push_back(std::move(change));
   }
+}
+
+bool is_kornia_layout(const nlohmann::json& snapshot) {
+  return snapshot.at("header").contains("layout");
+}
+
+std::set<std::string> unverified_paths(const nlohmann::json& snapshot) {
+  std::set<std::string> paths;
+  for (const auto& entry : snapshot.at("cases")) {
+    for (const auto& [path, record] : entry.at("paths").items()) {
+      if (record.value("page_status", "") == "ok-unverified") paths.insert(path);
+    }
+  }
+  return paths;
+}
+
+// A case probed at least one of the compared paths.
+bool probed(const nlohmann::json& entry, const std::set<std::string>& compared_paths) {
+  for (const auto& [path, record] : entry.at("paths").items()) {
+    if (!compared_paths.empty() && !compared_paths.count(path)) continue;
+    const std::string status = record.value("page_status", record.value("status", "n/a"));
+    if (status != "n/a" && status != "missing") return true;
+  }
+  return false;
+}
+
+std::string case_name(const nlohmann::json& entry) { return entry.at("name"); }
+
+// A change of a whole case (no path).
+PathChange case_change(ChangeKind kind, std::string name, std::string detail) {
+  PathChange change;
+  change.kind = kind;
+  change.case_name = std::move(name);
+  change.detail = std::move(detail);
+  return change;
+}
+
+std::string side_label(const nlohmann::json& snapshot) {
+  return is_kornia_layout(snapshot) ? "Kornia" : "capmap";
+}
+
+CasePairingSummary summarize_pairing(const nlohmann::json& old_snapshot,
+                                     const nlohmann::json& new_snapshot, const CasePairing& pairing,
+                                     const std::set<std::string>& compared_paths) {
+  CasePairingSummary summary;
+  summary.old_label = side_label(old_snapshot);
+  summary.new_label = side_label(new_snapshot);
+  if (summary.old_label == summary.new_label) {
+    summary.old_label = "old";
+    summary.new_label = "new";
+  }
+  summary.old_cases = old_snapshot.at("cases").size();
+  summary.new_cases = new_snapshot.at("cases").size();
+  summary.pairs = pairing.pairs.size();
+  for (const auto& entry : old_snapshot.at("cases")) {
+    summary.old_probed += probed(entry, compared_paths);
+  }
+  for (const auto& entry : new_snapshot.at("cases")) {
+    summary.new_probed += probed(entry, compared_paths);
+  }
+  for (const auto& pair : pairing.pairs) {
+    summary.old_probed_paired += probed(*pair.old_case, compared_paths);
+    summary.new_probed_paired += probed(*pair.new_case, compared_paths);
+  }
+  return summary;
 }
 
 }  // namespace
@@ -239,35 +328,77 @@ SnapshotDiff diff_snapshots(const nlohmann::json& old_snapshot,
       if (carried != record.end() && *carried == true) ++diff.new_carried;
     }
   }
-  auto old_cases = index_cases(old_snapshot);
-  auto new_cases = index_cases(new_snapshot);
-  auto o = old_cases.begin();
-  auto n = new_cases.begin();
-  while (o != old_cases.end() || n != new_cases.end()) {
-    if (n == new_cases.end() || (o != old_cases.end() && o->first < n->first)) {
-      ChangeKind kind = outside(new_selection, *o->second) ? ChangeKind::kOutsideNewSelection
-                                                           : ChangeKind::kRemovedCase;
-      diff.changes.push_back({kind, o->first, "", "", "", "", "", {}, {}, "", ""});
-      ++o;
-    } else if (o == old_cases.end() || n->first < o->first) {
-      ChangeKind kind = outside(old_selection, *n->second) ? ChangeKind::kOutsideOldSelection
-                                                           : ChangeKind::kNewCase;
-      diff.changes.push_back({kind, n->first, "", "", "", "", "", {}, {}, "", ""});
-      ++n;
-    } else {
-      if (!no_common_path) {
-        diff_case(o->first, *o->second, *n->second, shared_paths, old_links, new_links,
-                  diff.changes);
+  // Two snapshots pair by name; Kornia's file names its cases otherwise.
+  const CasePairing pairing = kornia_side ? pair_cases_by_identity(old_snapshot, new_snapshot)
+                                          : pair_cases_by_name(old_snapshot, new_snapshot);
+  std::optional<KorniaVerdicts> verdicts;
+  if (kornia_side) {
+    verdicts.emplace();
+    auto old_unverified = unverified_paths(old_snapshot);
+    auto new_unverified = unverified_paths(new_snapshot);
+    // A path compares ok-unverified apart only where each Kornia-layout side can say it.
+    std::set<std::string> all_paths = old_paths;
+    all_paths.insert(new_paths.begin(), new_paths.end());
+    for (const auto& path : all_paths) {
+      bool old_can = !is_kornia_layout(old_snapshot) || old_unverified.count(path);
+      bool new_can = !is_kornia_layout(new_snapshot) || new_unverified.count(path);
+      if (old_can && new_can) verdicts->unverified_paths.insert(path);
+    }
+    diff.pairing = summarize_pairing(old_snapshot, new_snapshot, pairing, shared_paths);
+  }
+  const std::string old_label = diff.pairing ? diff.pairing->old_label : "";
+  const std::string new_label = diff.pairing ? diff.pairing->new_label : "";
+  // Why a case the other side would have measured has no partner there.
+  auto unpaired_detail = [&](ChangeKind kind, UnpairedReason reason,
+                             const std::string& other) -> std::string {
+    if (!kornia_side || (kind != ChangeKind::kRemovedCase && kind != ChangeKind::kNewCase)) {
+      return "";
+    }
+    if (reason == UnpairedReason::kNoMatchingVariant) {
+      return fmt::format("{} has this operator, but no case whose variant agrees", other);
+    }
+    return fmt::format("{} has no case of this package and operator", other);
+  };
+  for (const auto& only : pairing.only_old) {
+    ChangeKind kind = outside(new_selection, *only.entry) ? ChangeKind::kOutsideNewSelection
+                                                          : ChangeKind::kRemovedCase;
+    diff.changes.push_back(
+        case_change(kind, case_name(*only.entry), unpaired_detail(kind, only.reason, new_label)));
+  }
+  for (const auto& only : pairing.only_new) {
+    ChangeKind kind = outside(old_selection, *only.entry) ? ChangeKind::kOutsideOldSelection
+                                                          : ChangeKind::kNewCase;
+    diff.changes.push_back(
+        case_change(kind, case_name(*only.entry), unpaired_detail(kind, only.reason, old_label)));
+  }
+  for (const auto& pair : pairing.pairs) {
+    const std::string name = case_name(*pair.new_case);
+    const std::string old_name = case_name(*pair.old_case);
+    const std::size_t first = diff.changes.size();
+    if (pair.rule == PairRule::kOnlyCase) {
+      auto old_variant = case_identity(*pair.old_case, "").variant;
+      auto new_variant = case_identity(*pair.new_case, "").variant;
+      if (!same_variant(old_variant, new_variant)) {
+        diff.changes.push_back(case_change(
+            ChangeKind::kConfigDiffers, name,
+            fmt::format("variant {} ({}) vs {} ({}); the only case of its operator on each side",
+                        variant_text(old_variant), old_label, variant_text(new_variant),
+                        new_label)));
       }
-      ++o;
-      ++n;
+    }
+    if (!no_common_path) {
+      diff_case(name, *pair.old_case, *pair.new_case, shared_paths, old_links, new_links, verdicts,
+                diff.changes);
+    }
+    if (old_name != name) {
+      for (std::size_t i = first; i < diff.changes.size(); ++i) diff.changes[i].old_name = old_name;
     }
   }
-  if (kornia_side) {
-    std::erase_if(diff.changes, [](const PathChange& c) {
-      return c.kind == ChangeKind::kCauseChanged && c.old_status == c.new_status;
-    });
-  }
+  // By case name, then path (diff_case adds a case's paths in order).
+  std::stable_sort(diff.changes.begin(), diff.changes.end(),
+                   [](const PathChange& a, const PathChange& b) {
+                     return std::tie(a.case_name, a.old_name) < std::tie(b.case_name, b.old_name);
+                   });
   return diff;
 }
 

@@ -17,10 +17,13 @@ enum class ChangeKind {
   kRemovedCase,
   kOutsideNewSelection,  // only the old side holds it, and the new run did not select it
   kOutsideOldSelection,  // only the new side holds it, and the old run did not select it
+  // Against Kornia's data file only:
+  kProbedOnOneSide,  // one side did not probe that path (n/a), the other did
+  kConfigDiffers,    // paired as the one case of its operator, with another variant
 };
 
 struct PathChange {
-  ChangeKind kind;
+  ChangeKind kind = ChangeKind::kRegression;
   std::string case_name;
   std::string path;                    // empty for new and removed cases
   std::string old_status, new_status;  // page statuses
@@ -29,11 +32,24 @@ struct PathChange {
   // Where it happens: the innermost library frame (`pkg/file.py:LINE`) of the new
   // record, else of the old one, and its link through the snapshot's source_url.
   std::string location, location_url;
+  // Against Kornia's data file, where a pair's names may differ: the old side's
+  // name when it does, and a line for the reader (why a case has no partner, how
+  // a configuration differs).
+  std::string old_name;
+  std::string detail;
 };
 
 struct HeaderChange {
   std::string key;  // dotted, e.g. versions.torch
   std::string old_value, new_value;
+};
+
+// How the cases of the two sides were paired, when one is Kornia's data file.
+struct CasePairingSummary {
+  std::string old_label, new_label;  // "Kornia" or "capmap" ("old"/"new" when alike)
+  std::size_t old_cases = 0, new_cases = 0, pairs = 0;
+  // Cases with a path probed (not n/a), and how many of them found a partner.
+  std::size_t old_probed = 0, old_probed_paired = 0, new_probed = 0, new_probed_paired = 0;
 };
 
 struct SnapshotDiff {
@@ -44,6 +60,10 @@ struct SnapshotDiff {
 
   // Set when the two sides measured different selections of the registry.
   std::string selection_note;
+
+  // Set when either side is Kornia's data file: its cases pair by package,
+  // operator and variant, and statuses compare as verdicts (see DESIGN.md, Diff).
+  std::optional<CasePairingSummary> pairing;
 
   std::size_t count(ChangeKind kind) const;
 };

@@ -6,6 +6,8 @@
 #include <string>
 
 #include "common/atomic_file.h"
+#include "common/json_document.h"
+#include "common/snapshot_fields.h"
 #include "common/user_error.h"
 #include "diff/kornia_survey_file.h"
 #include "run/run_selection.h"
@@ -13,22 +15,6 @@
 namespace capmap {
 
 namespace {
-
-nlohmann::json read_json(const std::filesystem::path& file) {
-  const std::string name = file.string();
-  std::string text = read_file(file);
-  nlohmann::json snapshot;
-  try {
-    snapshot = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    // nlohmann's message starts with "[json.exception.parse_error.101] parse error at line ..."
-    std::string what = e.what();
-    auto start = what.find("] ");
-    throw UserError(fmt::format("{}: not valid JSON: {}", name,
-                                start == std::string::npos ? what : what.substr(start + 2)));
-  }
-  return snapshot;
-}
 
 nlohmann::json checked_snapshot(nlohmann::json snapshot, const std::string& name) {
   auto bad = [&](const std::string& problem) {
@@ -69,19 +55,28 @@ nlohmann::json checked_snapshot(nlohmann::json snapshot, const std::string& name
     }
     ++index;
   }
+  check_snapshot_fields(snapshot, name);
   return snapshot;
 }
 
 }  // namespace
 
 nlohmann::json load_snapshot(const std::filesystem::path& file) {
-  return checked_snapshot(read_json(file), file.string());
+  return parse_snapshot(read_file(file), file.string());
 }
 
 nlohmann::json load_snapshot_or_kornia_survey(const std::filesystem::path& file) {
-  nlohmann::json document = read_json(file);
-  if (is_kornia_survey(document)) return snapshot_from_kornia_survey(document, file.string());
-  return checked_snapshot(std::move(document), file.string());
+  return parse_snapshot_or_kornia_survey(read_file(file), file.string());
+}
+
+nlohmann::json parse_snapshot(std::string_view text, const std::string& name) {
+  return checked_snapshot(parse_json_document(text, name), name);
+}
+
+nlohmann::json parse_snapshot_or_kornia_survey(std::string_view text, const std::string& name) {
+  nlohmann::json document = parse_json_document(text, name);
+  if (is_kornia_survey(document)) return snapshot_from_kornia_survey(document, name);
+  return checked_snapshot(std::move(document), name);
 }
 
 }  // namespace capmap

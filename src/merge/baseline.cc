@@ -3,19 +3,14 @@
 #include <fmt/format.h>
 
 #include "common/atomic_file.h"
+#include "common/json_document.h"
+#include "common/snapshot_fields.h"
 #include "common/user_error.h"
 
 namespace capmap {
 
 Baseline::Baseline(const std::filesystem::path& file) : name_(file.string()) {
-  try {
-    snapshot_ = nlohmann::json::parse(read_file(file));
-  } catch (const nlohmann::json::parse_error& e) {
-    std::string what = e.what();
-    auto start = what.find("] ");
-    throw UserError(fmt::format("{}: not valid JSON: {}", name_,
-                                start == std::string::npos ? what : what.substr(start + 2)));
-  }
+  snapshot_ = parse_json_document(read_file(file), name_);
   auto bad = [&](const char* problem) {
     return UserError(fmt::format("{}: not a capmap snapshot: {}", name_, problem));
   };
@@ -31,6 +26,7 @@ Baseline::Baseline(const std::filesystem::path& file) : name_(file.string()) {
     }
     cases_.emplace(entry["name"].get<std::string>(), &entry);
   }
+  check_snapshot_fields(snapshot_, name_);
 }
 
 std::string Baseline::generated_at() const {

@@ -113,8 +113,9 @@ void CauseRules::add_file(std::string_view toml_text, const std::string& origin)
       }
     }
     for (const auto& [key, value] : *table) {
-      static const std::vector<std::string_view> known{
-          "id", "category", "cause", "paths", "statuses", "error_type", "gb_id", "message"};
+      static const std::vector<std::string_view> known{"id",         "category", "cause",
+                                                       "remedy",     "paths",    "statuses",
+                                                       "error_type", "gb_id",    "message"};
       if (std::find(known.begin(), known.end(), key.str()) == known.end()) {
         throw UserError(fmt::format("{}: unknown key '{}'", where, key.str()));
       }
@@ -127,6 +128,7 @@ void CauseRules::add_file(std::string_view toml_text, const std::string& origin)
     }
     rule.cause = (*table)["cause"].value_or(std::string());
     if (rule.cause.empty()) throw UserError(where + ": missing 'cause'");
+    rule.remedy = (*table)["remedy"].value_or(std::string());
     rule.paths = string_list(*table, "paths", where);
     rule.statuses = string_list(*table, "statuses", where);
     rule.error_type = compile_pattern(*table, "error_type", where);
@@ -169,18 +171,18 @@ Cause CauseRules::classify(const CauseQuery& query) const {
       }
       for (int i = 1; i <= count; ++i) groups.emplace_back(pieces[i].data(), pieces[i].size());
     }
-    return Cause{expand(rule, groups, query.message), rule.category, rule.id};
+    return Cause{expand(rule.cause, groups, query.message), rule.category, rule.id,
+                 expand(rule.remedy, groups, query.message)};
   }
   std::string text = query.error_type.empty()
                          ? std::string("Unclassified failure")
                          : fmt::format("Unclassified failure ({})", query.error_type);
-  return Cause{text, "unclassified", ""};
+  return Cause{text, "unclassified", "", ""};
 }
 
-std::string CauseRules::expand(const Rule& rule, const std::vector<std::string>& groups,
+std::string CauseRules::expand(const std::string& t, const std::vector<std::string>& groups,
                                std::string_view message) const {
   std::string out;
-  const std::string& t = rule.cause;
   for (std::size_t i = 0; i < t.size(); ++i) {
     if (t[i] != '{') {
       out += t[i];
@@ -207,6 +209,14 @@ std::string CauseRules::expand(const Rule& rule, const std::vector<std::string>&
       value = known != functions_.end() ? known->second : "torch.ops.aten." + value;
     }
     out += value;
+  }
+  return out;
+}
+
+std::vector<std::pair<std::string, std::string>> CauseRules::remedy_templates() const {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& rule : rules_) {
+    if (!rule.remedy.empty()) out.emplace_back(rule.cause, rule.remedy);
   }
   return out;
 }

@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace capmap {
@@ -25,6 +26,7 @@ struct Cause {
   std::string text;
   std::string category;
   std::string rule_id;  // empty when no rule matched
+  std::string remedy;   // what a user can do about it; empty when the rule gives none
 };
 
 // The closed set of categories a rule may name (docs/DESIGN.md).
@@ -42,6 +44,8 @@ class CauseRules {
 
   Cause classify(const CauseQuery& query) const;
   std::vector<std::string> rule_ids() const;
+  // (cause template, remedy template) of every rule that gives a remedy, in rule order.
+  std::vector<std::pair<std::string, std::string>> remedy_templates() const;
   std::size_t size() const { return rules_.size(); }
 
  private:
@@ -49,7 +53,8 @@ class CauseRules {
     std::string id;
     std::string origin;
     std::string category;
-    std::string cause;  // template: {1}, {function:1}, {first_line}
+    std::string cause;   // template: {1}, {function:1}, {first_line}
+    std::string remedy;  // optional, same template fields as cause
     std::vector<std::string> paths;
     std::vector<std::string> statuses;
     std::unique_ptr<RE2> error_type;  // full match
@@ -57,7 +62,7 @@ class CauseRules {
     std::unique_ptr<RE2> message;     // searched anywhere in the message
   };
 
-  std::string expand(const Rule& rule, const std::vector<std::string>& groups,
+  std::string expand(const std::string& text, const std::vector<std::string>& groups,
                      std::string_view message) const;
 
   std::vector<Rule> rules_;

@@ -15,9 +15,10 @@ bool is_failure(const std::string& page_status) {
 }
 
 void count_unclassified(std::map<std::string, UnclassifiedGroup>& groups, const std::string& name,
-                        const std::string& path, const std::string& message) {
+                        const std::string& path, const std::string& message, bool graph_break) {
   std::string signature = failure_signature(message);
   auto& group = groups[signature];
+  if (graph_break) ++group.break_count;
   if (group.count++ == 0) {
     group.signature = signature;
     group.example_case = name;
@@ -43,12 +44,16 @@ CauseSummary summarise_causes(const nlohmann::json& cases) {
         ++counts[{category, record.value("cause", "")}];
         if (category == "unclassified") {
           ++summary.unclassified;
-          count_unclassified(groups, name, path, record.value("message", ""));
+          count_unclassified(groups, name, path, record.value("message", ""), false);
         }
       }
       for (const auto& reason : record.value("break_reasons", nlohmann::json::array())) {
-        if (reason.is_object() && reason.value("category", "") == "unclassified") {
-          count_unclassified(groups, name, path + " (graph break)", reason.value("reason", ""));
+        if (!reason.is_object()) continue;
+        ++summary.break_reasons;
+        if (reason.value("category", "") == "unclassified") {
+          ++summary.unclassified_breaks;
+          count_unclassified(groups, name, path + " (graph break)", reason.value("reason", ""),
+                             true);
         }
       }
     }

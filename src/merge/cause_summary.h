@@ -16,7 +16,8 @@ struct CauseCount {
 
 struct UnclassifiedGroup {
   std::string signature;
-  std::size_t count = 0;
+  std::size_t count = 0;        // failing cells plus graph break reasons
+  std::size_t break_count = 0;  // of which graph break reasons
   std::string example_case;
   std::string example_path;  // "compile (graph break)" for a break reason
   std::string example_message;
@@ -24,8 +25,10 @@ struct UnclassifiedGroup {
 
 struct CauseSummary {
   std::size_t failures = 0;  // paths whose page status is fail, mismatch, crashed, timeout or oom
-  std::size_t unclassified = 0;
-  std::vector<CauseCount> causes;                      // by category, then count (most first)
+  std::size_t unclassified = 0;         // failing cells no rule explains
+  std::size_t break_reasons = 0;        // graph break reasons of every path (ok ones too)
+  std::size_t unclassified_breaks = 0;  // of which no rule explains
+  std::vector<CauseCount> causes;       // by category, then count (most first)
   std::vector<UnclassifiedGroup> unclassified_groups;  // most first; breaks included
 };
 

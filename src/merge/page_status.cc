@@ -6,10 +6,11 @@
 namespace capmap {
 
 std::string page_status(std::string_view raw_status) {
-  static constexpr std::array<std::pair<std::string_view, std::string_view>, 18> kMapping{{
+  static constexpr std::array<std::pair<std::string_view, std::string_view>, 19> kMapping{{
       {"ok", "ok"},
       {"ok-breaks", "ok-breaks"},
       {"ok-unverified", "ok-unverified"},
+      {"constant", "constant"},  // captured, but no input reaches the graph
       {"mismatch", "mismatch"},
       {"specialized", "specialized"},  // dynamic shapes: exported, but some size was pinned
       {"fail", "fail"},

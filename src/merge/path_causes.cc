@@ -23,6 +23,7 @@ void classify_breaks(nlohmann::json& record, const std::string& path, const std:
     Cause cause = rules.classify({path, status, "", gb_id, text});
     reason["cause"] = cause.text;
     reason["category"] = cause.category;
+    if (!cause.remedy.empty()) reason["remedy"] = cause.remedy;
   }
 }
 
@@ -58,6 +59,7 @@ void classify_paths(nlohmann::json& cases, const CauseRules& rules,
       classify_breaks(record, path, status, rules);
       record.erase("cause");
       record.erase("category");
+      record.erase("remedy");
       std::string message = text_field(record, "message");
       if (shown == "ok") {
         record.erase("detail");
@@ -70,6 +72,7 @@ void classify_paths(nlohmann::json& cases, const CauseRules& rules,
         if (!breaks.empty() && breaks[0].is_object() && breaks[0].contains("cause")) {
           record["cause"] = breaks[0]["cause"];
           record["category"] = breaks[0]["category"];
+          if (breaks[0].contains("remedy")) record["remedy"] = breaks[0]["remedy"];
           record["detail"] = text_field(breaks[0], "reason");
         }
         continue;
@@ -84,6 +87,7 @@ void classify_paths(nlohmann::json& cases, const CauseRules& rules,
           {path, status, text_field(record, "error_type"), text_field(record, "gb_id"), message});
       record["cause"] = cause.text;
       record["category"] = cause.category;
+      if (!cause.remedy.empty()) record["remedy"] = cause.remedy;
     }
   }
 }

@@ -34,6 +34,10 @@ StoreReader::StoreReader(const std::filesystem::path& file) : file_(file) {
     throw UserError(fmt::format("{}: cannot open store: {}", file.string(), why));
   }
   sqlite3_busy_timeout(db_, 5000);
+  // One read transaction for the reader's whole life: every query below sees the
+  // store as it was at the first one, so a merge while a run writes reads a
+  // consistent snapshot (WAL keeps it while the writer goes on committing).
+  sqlite3_exec(db_, "BEGIN", nullptr, nullptr, nullptr);
   // A file that is not SQLite, or SQLite without our tables, fails here.
   std::string version;
   sqlite3_stmt* raw = nullptr;

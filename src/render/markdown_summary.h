@@ -9,7 +9,7 @@
 
 namespace capmap {
 
-// At most `max_causes` causes are listed; the rest are counted in one line.
+// At most `max_causes` causes are listed in view; the rest fold into a <details> block.
 std::string render_markdown_summary(const PageModel& model, std::size_t max_causes = 10);
 
 // Text safe in a Markdown table cell: no markup, no HTML, no line break.

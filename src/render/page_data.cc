@@ -48,6 +48,10 @@ json page_data(const PageModel& model) {
     paths.push_back({{"id", p.id}, {"label", p.label}, {"short", p.short_label}});
   }
   json sections = json::array();
+  std::vector<std::size_t> section_of(model.cases.size());
+  for (std::size_t si = 0; si < model.sections.size(); ++si) {
+    for (std::size_t ci : model.sections[si].cases) section_of[ci] = si;
+  }
   for (const CaseSection& s : model.sections) {
     sections.push_back({{"title", section_title(s)}, {"package", s.package}, {"cases", s.cases}});
   }
@@ -55,12 +59,22 @@ json page_data(const PageModel& model) {
   // template gives): the 5,000-case page carries this list once per case.
   json cases = json::array();
   std::vector<std::string> repro_tails;
-  for (const CaseRow& row : model.cases) {
+  // A remedy belongs to its cause text: kept once, not once per case.
+  json remedies = json::object();
+  for (std::size_t index = 0; index < model.cases.size(); ++index) {
+    const CaseRow& row = model.cases[index];
     json causes = json::array();
     for (const CauseLine& c : row.causes) {
       json cause = {{"p", c.paths}, {"t", c.text}, {"g", c.category}};
       if (!c.location.empty()) cause["l"] = c.location;
       if (c.location_url != derived_source_url(model, c.location)) cause["h"] = c.location_url;
+      // Kind: absent for a failure, "b" a graph break, "n" not run, "o" a note.
+      if (c.kind == CauseKind::graph_break) cause["k"] = "b";
+      if (c.kind == CauseKind::not_probed) cause["k"] = "n";
+      if (c.kind == CauseKind::note) cause["k"] = "o";
+      if (!c.excerpt.empty() && c.excerpt != c.text) cause["x"] = c.excerpt;
+      if (!c.measured.empty()) cause["m"] = c.measured;
+      if (!c.remedy.empty()) remedies[c.text] = c.remedy;
       causes.push_back(std::move(cause));
     }
     json item = {{"o", row.operator_name}, {"st", row.statuses}, {"c", std::move(causes)}};
@@ -71,15 +85,24 @@ json page_data(const PageModel& model) {
     if (!row.note.empty()) item["note"] = row.note;
     if (!row.flattened.empty()) item["fl"] = row.flattened;
     if (!row.ref.empty()) item["ref"] = row.ref;
+    // The public name is the section's package and the operator unless said otherwise.
+    std::string derived = model.library_root + "." +
+                          section_title(model.sections[section_of[index]]) + "." +
+                          row.operator_name;
+    if (row.public_name.qualified != derived) {
+      item["pn"] = row.public_name.qualified;
+    }
     if (row.docs_url != expand_docs_url(model.urls.docs_url, row.ref)) item["u"] = row.docs_url;
     if (row.graph_breaks) item["gb"] = *row.graph_breaks;
     if (!row.repro.empty()) item["r"] = repro_entries(row.repro, repro_tails);
     cases.push_back(std::move(item));
   }
-  json data = {{"paths", std::move(paths)},           {"sections", std::move(sections)},
-               {"cases", std::move(cases)},           {"revision", model.header.revision},
-               {"source_url", model.urls.source_url}, {"docs_url", model.urls.docs_url}};
+  json data = {{"root", model.library_root},        {"paths", std::move(paths)},
+               {"sections", std::move(sections)},   {"cases", std::move(cases)},
+               {"revision", model.header.revision}, {"source_url", model.urls.source_url},
+               {"docs_url", model.urls.docs_url}};
   if (!repro_tails.empty()) data["rt"] = repro_tails;
+  if (!remedies.empty()) data["rm"] = std::move(remedies);
   // The case count under the search says when the run covered part of the registry.
   if (model.header.selection_partial) data["selection"] = model.header.selection;
   return data;

@@ -1,5 +1,7 @@
 #include "render/page_model.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <set>
 #include <string_view>
@@ -7,6 +9,7 @@
 
 #include "common/path_info.h"
 #include "common/user_error.h"
+#include "render/page_text.h"
 #include "run/run_selection.h"
 
 namespace capmap {
@@ -27,7 +30,7 @@ std::string text_field(const json& object, const char* key, const std::string& w
 // built-in ones of the first four paths, else the name.
 PagePath page_path(const std::vector<PathInfo>& described, const std::string& id) {
   PathInfo info = describe_path(described, id);
-  return {id, info.label, info.short_label};
+  return {id, info.label, info.short_label, info.description};
 }
 
 // "kornia/geometry/foo.py:123 in fn" -> {"kornia/geometry/foo.py", "123"}.
@@ -119,8 +122,57 @@ std::vector<PagePath> read_paths(const json& header) {
   return paths;
 }
 
+CauseKind cause_kind(const std::string& status) {
+  if (is_failure_status(status)) return CauseKind::failure;
+  if (status == "ok-breaks") return CauseKind::graph_break;
+  if (status == "n/a") return CauseKind::not_probed;
+  return CauseKind::note;
+}
+
+// The first lines of an error message, enough to recognise it.
+std::string excerpt_of(const std::string& message) {
+  constexpr std::size_t kLines = 6, kChars = 600;
+  std::size_t end = 0, lines = 0;
+  while (end < message.size() && end < kChars && lines < kLines) {
+    std::size_t nl = message.find('\n', end);
+    end = nl == std::string::npos ? message.size() : nl + 1;
+    ++lines;
+  }
+  std::string out = message.substr(0, std::min(end, kChars));
+  while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
+  if (out.size() < message.size()) out += " …";
+  return out;
+}
+
+double number_field(const json& object, const char* key) {
+  auto it = object.find(key);
+  return it != object.end() && it->is_number() ? it->get<double>() : -1.0;
+}
+
+// "max |difference| 1.05e-03 against atol 2e-04 + rtol 1e-03 × |eager|; 7 values beyond".
+std::string measured_text(const json& record, const json& c) {
+  double diff = number_field(record, "max_abs_diff");
+  double atol = number_field(c, "atol"), rtol = number_field(c, "rtol");
+  if (diff < 0 && atol < 0) return {};
+  std::string out;
+  if (diff >= 0) out = fmt::format("largest difference from eager {:.3g}", diff);
+  if (atol >= 0 || rtol >= 0) {
+    if (!out.empty()) out += " against ";
+    out += fmt::format("tolerance atol {:.3g} + rtol {:.3g} × |eager|", std::max(atol, 0.0),
+                       std::max(rtol, 0.0));
+  }
+  if (auto n = record.find("mismatched"); n != record.end() && n->is_number_integer()) {
+    out += fmt::format("; {} values beyond it", n->get<long long>());
+  }
+  if (auto what = record.find("check_failed"); what != record.end() && what->is_string()) {
+    out += " (" + what->get<std::string>() + " check)";
+  }
+  return out;
+}
+
 // Paths that failed for the same cause at the same place share one line.
-std::vector<CauseLine> read_causes(const json& case_paths, const std::vector<PagePath>& paths,
+std::vector<CauseLine> read_causes(const json& c, const json& case_paths,
+                                   const std::vector<PagePath>& paths,
                                    const std::vector<std::string>& statuses,
                                    const std::string& revision, const UrlTemplates& urls,
                                    const std::string& where) {
@@ -142,14 +194,22 @@ std::vector<CauseLine> read_causes(const json& case_paths, const std::vector<Pag
     auto [file, line] = split_frame(frame);
     std::string location =
         frame.empty() ? std::string() : (line.empty() ? file : file + ":" + line);
+    CauseKind kind = cause_kind(status);
     auto same = std::find_if(lines.begin(), lines.end(), [&](const CauseLine& l) {
-      return l.text == text && l.location == location;
+      return l.text == text && l.location == location && l.kind == kind;
     });
     if (same != lines.end()) {
       same->paths.push_back(i);
       continue;
     }
-    CauseLine cause{{i}, text, category, location, {}};
+    CauseLine cause{{i}, text, category, location, {}, kind, {}, {}, {}};
+    cause.remedy = text_field(*it, "remedy", path_where);
+    if (kind == CauseKind::failure) {
+      std::string message = text_field(*it, "message", path_where);
+      if (message.empty()) message = text_field(*it, "detail", path_where);
+      cause.excerpt = excerpt_of(message);
+      if (status == "mismatch") cause.measured = measured_text(*it, c);
+    }
     if (!location.empty() && !line.empty()) {
       cause.location_url = expand_source_url(urls.source_url, revision, file, line);
     }
@@ -159,7 +219,8 @@ std::vector<CauseLine> read_causes(const json& case_paths, const std::vector<Pag
 }
 
 CaseRow read_case(const json& c, std::size_t index, const std::vector<PagePath>& paths,
-                  const std::string& revision, const UrlTemplates& urls) {
+                  const std::string& revision, const UrlTemplates& urls,
+                  const std::set<std::string>& packages) {
   if (!c.is_object()) {
     throw UserError("snapshot case #" + std::to_string(index + 1) + ": should be an object");
   }
@@ -178,6 +239,7 @@ CaseRow read_case(const json& c, std::size_t index, const std::vector<PagePath>&
   row.package = text_field(c, "package", where);
   row.section = text_field(c, "section", where);
   row.docs_url = expand_docs_url(urls.docs_url, row.ref);
+  row.public_name = derive_public_name(row.ref, row.operator_name, packages);
   static const json no_paths = json::object();
   const json* case_paths = &no_paths;
   if (auto p = c.find("paths"); p != c.end() && !p->is_null()) {
@@ -204,7 +266,7 @@ CaseRow read_case(const json& c, std::size_t index, const std::vector<PagePath>&
                            text_field(*it, "repro_script", path_where)});
     }
   }
-  row.causes = read_causes(*case_paths, paths, row.statuses, revision, urls, where);
+  row.causes = read_causes(c, *case_paths, paths, row.statuses, revision, urls, where);
   // Every path probed the same wrapper; the eager record has the lines even when no capture
   // path ran, so all records are read, each line once.
   for (const auto& [path_id, record] : case_paths->items()) {
@@ -227,13 +289,57 @@ bool all_pass(const CaseRow& row) {
                      [](const std::string& s) { return is_pass_status(s); });
 }
 
+bool all_probed(const CaseRow& row) {
+  return !row.statuses.empty() && std::none_of(row.statuses.begin(), row.statuses.end(),
+                                               [](const std::string& s) { return s == "n/a"; });
+}
+
 void tally(const PageModel& model, const CaseRow& row, std::vector<PathTally>& per_path) {
   per_path.resize(model.paths.size());
   for (std::size_t i = 0; i < model.paths.size(); ++i) {
     if (row.statuses[i] == "n/a") continue;
     ++per_path[i].probed;
     if (is_pass_status(row.statuses[i])) ++per_path[i].supported;
+    if (is_constant_status(row.statuses[i])) ++per_path[i].constant;
+    if (is_failure_status(row.statuses[i])) ++per_path[i].failed;
   }
+}
+
+// The public package below the library and the case's package: "transform" for
+// kornia.geometry.transform in package geometry. Without a ref, the snapshot's section.
+std::string public_section(const CaseRow& row, const std::string& root) {
+  const std::string& module = row.public_name.module;
+  if (module.empty()) return row.section;
+  std::string prefix = root + "." + row.package;
+  if (module == prefix || module == root) return {};
+  if (module.rfind(prefix + ".", 0) == 0) return module.substr(prefix.size() + 1);
+  return module.rfind(root + ".", 0) == 0 ? module.substr(root.size() + 1) : module;
+}
+
+std::string lower(std::string text) {
+  for (char& c : text) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return text;
+}
+
+void count_cause(std::vector<CauseTally>& tallies, std::map<std::string, std::size_t>& index,
+                 const CauseLine& line, std::size_t path_count, std::set<std::string>& counted) {
+  auto [it, fresh] = index.emplace(line.text, tallies.size());
+  if (fresh) {
+    tallies.push_back(
+        {line.text, line.category, std::vector<std::size_t>(path_count), 0, line.remedy});
+  }
+  CauseTally& t = tallies[it->second];
+  for (std::size_t p : line.paths) ++t.per_path[p];
+  if (counted.insert(line.text).second) ++t.cases;
+}
+
+void sort_tallies(std::vector<CauseTally>& tallies) {
+  std::stable_sort(tallies.begin(), tallies.end(), [](const CauseTally& a, const CauseTally& b) {
+    if (a.cases != b.cases) return a.cases > b.cases;
+    return a.text < b.text;
+  });
 }
 
 }  // namespace
@@ -246,6 +352,8 @@ bool is_failure_status(const std::string& s) {
   return s == "fail" || s == "mismatch" || s == "specialized" || s == "crashed" || s == "timeout" ||
          s == "oom";
 }
+
+bool is_constant_status(const std::string& s) { return s == "constant"; }
 
 std::string section_title(const CaseSection& section) {
   if (section.package.empty()) return "(no package)";
@@ -279,17 +387,37 @@ PageModel build_page_model(const json& snapshot, const UrlTemplates& urls) {
 
   std::map<std::pair<std::string, std::string>, std::size_t> section_index;
   std::map<std::string, std::size_t> package_index;
-  std::set<std::string> probed_operators;
-  std::map<std::string, std::size_t> cause_index;
-  for (std::size_t i = 0; i < cases_it->size(); ++i) {
-    model.cases.push_back(read_case((*cases_it)[i], i, model.paths, model.header.revision, urls));
+  std::set<std::string> probed_operators, operators, seen;
+  std::map<std::string, std::size_t> cause_index, break_index, not_probed_index;
+  // The library's packages: every folder of a file some case ran.
+  std::set<std::string> packages;
+  for (const json& c : *cases_it) {
+    auto files = c.is_object() ? c.find("files") : c.end();
+    if (!c.is_object() || files == c.end() || !files->is_object()) continue;
+    for (const auto& [file, hash] : files->items()) add_package_dirs(file, packages);
   }
+  for (std::size_t i = 0; i < cases_it->size(); ++i) {
+    model.cases.push_back(
+        read_case((*cases_it)[i], i, model.paths, model.header.revision, urls, packages));
+  }
+  // The library's import name: the first part of the refs ("kornia").
+  for (const CaseRow& row : model.cases) {
+    if (row.public_name.module.empty()) continue;
+    model.library_root = row.public_name.module.substr(0, row.public_name.module.find('.'));
+    break;
+  }
+  for (CaseRow& row : model.cases) row.section = public_section(row, model.library_root);
   std::vector<std::size_t> order(model.cases.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  // Sections and packages read alphabetically whatever order the cases came in.
+  // Sections and packages read alphabetically whatever order the cases came in; inside a
+  // section, by operator (a method right after its class), then variant.
+  std::vector<std::string> sort_keys(model.cases.size());
+  for (std::size_t i = 0; i < sort_keys.size(); ++i)
+    sort_keys[i] = lower(model.cases[i].operator_name);
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
     const CaseRow &x = model.cases[a], &y = model.cases[b];
-    return std::tie(x.package, x.section) < std::tie(y.package, y.section);
+    return std::tie(x.package, x.section, sort_keys[a], x.operator_name, x.variant, x.name) <
+           std::tie(y.package, y.section, sort_keys[b], y.operator_name, y.variant, y.name);
   });
   for (std::size_t i : order) {
     const CaseRow& row = model.cases[i];
@@ -299,11 +427,17 @@ PageModel build_page_model(const json& snapshot, const UrlTemplates& urls) {
     model.sections[sec->second].cases.push_back(i);
 
     auto [pkg, new_package] = package_index.emplace(row.package, model.packages.size());
-    if (new_package) model.packages.push_back({row.package, 0, {}, 0});
+    if (new_package) model.packages.push_back({row.package, 0, {}, 0, 0});
     PackageSummary& summary = model.packages[pkg->second];
     ++summary.cases;
     tally(model, row, summary.per_path);
     tally(model, row, model.cards);
+    seen.insert(row.statuses.begin(), row.statuses.end());
+    operators.insert(row.operator_name);
+    if (all_probed(row)) {
+      ++summary.probed_all;
+      ++model.totals.probed_all;
+    }
     if (all_pass(row)) {
       ++summary.all_pass;
       ++model.all_pass;
@@ -311,25 +445,45 @@ PageModel build_page_model(const json& snapshot, const UrlTemplates& urls) {
     if (std::any_of(row.statuses.begin(), row.statuses.end(),
                     [](const std::string& s) { return s != "n/a"; })) {
       probed_operators.insert(row.operator_name);
+      ++model.totals.probed_any;
     }
-    std::set<std::string> counted;
+    std::set<std::string> counted, counted_breaks, counted_not_probed;
     for (const CauseLine& line : row.causes) {
-      auto [it, fresh] = cause_index.emplace(line.text, model.causes.size());
-      if (fresh) {
-        model.causes.push_back(
-            {line.text, line.category, std::vector<std::size_t>(model.paths.size()), 0});
+      switch (line.kind) {
+        case CauseKind::failure:
+          count_cause(model.causes, cause_index, line, model.paths.size(), counted);
+          break;
+        case CauseKind::graph_break:
+          count_cause(model.break_reasons, break_index, line, model.paths.size(), counted_breaks);
+          break;
+        case CauseKind::not_probed:
+          count_cause(model.not_probed, not_probed_index, line, model.paths.size(),
+                      counted_not_probed);
+          break;
+        case CauseKind::note:
+          break;
       }
-      CauseTally& t = model.causes[it->second];
-      for (std::size_t p : line.paths) ++t.per_path[p];
-      if (counted.insert(line.text).second) ++t.cases;
     }
   }
   model.operators_probed = probed_operators.size();
-  std::stable_sort(model.causes.begin(), model.causes.end(),
-                   [](const CauseTally& a, const CauseTally& b) {
-                     if (a.cases != b.cases) return a.cases > b.cases;
-                     return a.text < b.text;
-                   });
+  model.totals.cases = model.cases.size();
+  model.totals.operators = operators.size();
+  model.totals.operators_probed = probed_operators.size();
+  model.totals.public_names = model.header.coverage_total;
+  model.totals.public_names_covered = model.header.coverage_covered;
+  for (const auto& [status, meaning] : status_legend()) {
+    if (seen.count(status)) model.statuses_seen.push_back(status);
+  }
+  // A status the legend does not know still gets its entry, after the known ones.
+  for (const std::string& status : seen) {
+    if (std::find(model.statuses_seen.begin(), model.statuses_seen.end(), status) ==
+        model.statuses_seen.end()) {
+      model.statuses_seen.push_back(status);
+    }
+  }
+  sort_tallies(model.causes);
+  sort_tallies(model.break_reasons);
+  sort_tallies(model.not_probed);
   return model;
 }
 

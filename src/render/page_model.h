@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "render/public_name.h"
 #include "render/url_templates.h"
 
 namespace capmap {
@@ -17,7 +18,12 @@ struct PagePath {
   std::string id;           // "onnx"
   std::string label;        // "ONNX"
   std::string short_label;  // "ONNX", "export", "compile": used in cause lines
+  std::string description;  // what the path measures, from its plug-in
 };
+
+// What a cause line says about its paths: they failed, they work but break the
+// graph, they were not run, or a note on a path that is neither (constant).
+enum class CauseKind { failure, graph_break, not_probed, note };
 
 // One cause on one case, shown once for all the paths that failed with it.
 struct CauseLine {
@@ -26,6 +32,10 @@ struct CauseLine {
   std::string category;            // closed set from the snapshot contract
   std::string location;            // "kornia/geometry/foo.py:123" or empty
   std::string location_url;        // link to the source at the measured revision, or empty
+  CauseKind kind = CauseKind::failure;
+  std::string excerpt;   // the first lines of the first path's error message
+  std::string measured;  // a mismatch: the measured difference against the tolerance
+  std::string remedy;    // what a user can do (the cause rule's remedy), or empty
 };
 
 // A failing path whose repro script was run outside capmap (`capmap repro --check`).
@@ -38,6 +48,7 @@ struct ReproCheck {
 
 struct CaseRow {
   std::string name, operator_name, variant, note, ref, package, section;
+  PublicName public_name;  // how users spell it; section is its public package
   // What the capture wrapper opened ("input Vector3 → 1 tensor"), from any path's record.
   std::vector<std::string> flattened;
   std::string docs_url;               // empty when no template or inventory gives one
@@ -53,9 +64,9 @@ struct CaseSection {
   std::vector<std::size_t> cases;  // indexes into PageModel::cases
 };
 
-// Supported / probed for one path.
+// Supported / probed for one path; constant and failed are parts of probed.
 struct PathTally {
-  std::size_t supported = 0, probed = 0;
+  std::size_t supported = 0, probed = 0, constant = 0, failed = 0;
 };
 
 struct PackageSummary {
@@ -63,12 +74,25 @@ struct PackageSummary {
   std::size_t cases = 0;
   std::vector<PathTally> per_path;
   std::size_t all_pass = 0;
+  std::size_t probed_all = 0;  // cases probed on every path
 };
 
 struct CauseTally {
   std::string text, category;
   std::vector<std::size_t> per_path;  // cases failing on each path with this cause
   std::size_t cases = 0;              // distinct cases with this cause on any path
+  std::string remedy;
+};
+
+// The totals the page explains: what was listed, what ran, what the cards divide by.
+struct PageTotals {
+  std::size_t cases = 0;             // registry cases in the snapshot
+  std::size_t probed_any = 0;        // cases probed on at least one path
+  std::size_t probed_all = 0;        // cases probed on every path: the all-paths card divides by it
+  std::size_t operators = 0;         // distinct operators (variants count once)
+  std::size_t operators_probed = 0;  // of them, probed on at least one path
+  long long public_names = 0;        // public names of the library (coverage), 0 when unknown
+  long long public_names_covered = 0;
 };
 
 struct PageHeader {
@@ -94,14 +118,21 @@ struct PageModel {
   std::vector<PathTally> cards;  // per path
   std::size_t all_pass = 0;
   std::size_t operators_probed = 0;
+  PageTotals totals;
   std::vector<PackageSummary> packages;
-  std::vector<CauseTally> causes;  // most frequent first
+  std::vector<CauseTally> causes;          // causes of failure, most frequent first
+  std::vector<CauseTally> break_reasons;   // graph breaks of paths that work
+  std::vector<CauseTally> not_probed;      // why paths were not run
+  std::vector<std::string> statuses_seen;  // page statuses that occur, in legend order
+  std::string library_root;                // "kornia": the first part of every public name
 };
 
 // Statuses that count as "the path captured the operator".
 bool is_pass_status(const std::string& page_status);
-// Statuses that count as a failure (n/a is neither a pass nor a failure).
+// Statuses that count as a failure (n/a and constant are neither a pass nor a failure).
 bool is_failure_status(const std::string& page_status);
+// "constant": the path exported the operator as a constant; no input reaches the graph.
+bool is_constant_status(const std::string& page_status);
 
 // "geometry.epipolar" style heading of a section.
 std::string section_title(const CaseSection& section);

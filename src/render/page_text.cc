@@ -2,7 +2,18 @@
 
 #include <fmt/format.h>
 
+#include <string_view>
+
 namespace capmap {
+
+std::string with_commas(std::size_t n) {
+  std::string digits = std::to_string(n), out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
 
 std::string percent_text(std::size_t part, std::size_t whole) {
   if (whole == 0) return "–";
@@ -41,6 +52,8 @@ const std::vector<std::pair<std::string, std::string>>& status_legend() {
       {"ok-breaks", "torch.compile works but splits the graph at graph breaks"},
       {"mismatch", "captured, but the outputs differ from eager beyond tolerance"},
       {"specialized", "captured with dynamic shapes, but a dimension meant to vary was pinned"},
+      {"constant",
+       "exports as a constant: no input reaches the graph (neither supported nor a failure)"},
       {"fail", "capture or running the captured graph failed"},
       {"crashed", "the process died (signal or abnormal exit)"},
       {"timeout", "did not finish within the time limit"},
@@ -62,6 +75,68 @@ std::string cause_paths_text(const PageModel& model, const CauseLine& cause) {
 std::string all_pass_title(const PageModel& model) {
   if (model.paths.size() == 3) return "All three paths";
   return "All " + std::to_string(model.paths.size()) + " paths";
+}
+
+std::vector<std::pair<bool, std::string>> code_spans(const std::string& text) {
+  std::vector<std::pair<bool, std::string>> out;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    std::size_t open = text.find('`', pos);
+    std::size_t close = open == std::string::npos ? open : text.find('`', open + 1);
+    if (close == std::string::npos || close == open + 1) {
+      out.emplace_back(false, text.substr(pos));
+      break;
+    }
+    if (open > pos) out.emplace_back(false, text.substr(pos, open - pos));
+    out.emplace_back(true, text.substr(open + 1, close - open - 1));
+    pos = close + 1;
+  }
+  return out;
+}
+
+std::string cause_group_title(const std::string& category) {
+  if (category == "missing-onnx-lowering") return "Missing ONNX lowering";
+  return {};
+}
+
+std::string cause_group_item(const std::string& text) {
+  static constexpr std::string_view kPrefix = "No ONNX lowering for ";
+  std::string item = text.rfind(kPrefix, 0) == 0 ? text.substr(kPrefix.size()) : text;
+  // "...; compute it from other torch ops ..." is advice, not the subject.
+  if (auto semi = item.find("; "); semi != std::string::npos) item.resize(semi);
+  return item;
+}
+
+std::string totals_text(const PageModel& model) {
+  const PageTotals& t = model.totals;
+  std::string out;
+  if (t.public_names > 0) {
+    out += fmt::format(
+        "The survey lists {} cases for {} of the library's {} public names ({} distinct "
+        "operators: variants of one call count once). ",
+        with_commas(t.cases), with_commas(static_cast<std::size_t>(t.public_names_covered)),
+        with_commas(static_cast<std::size_t>(t.public_names)), with_commas(t.operators));
+  } else {
+    out += fmt::format("The survey lists {} cases of {} distinct operators (variants count once). ",
+                       with_commas(t.cases), with_commas(t.operators));
+  }
+  out += fmt::format(
+      "{} cases were probed; the other {} were not run on any path (their reasons are listed). "
+      "Each path's card divides by the cases probed on that path; the all-paths card divides by "
+      "the {} cases probed on every path.",
+      with_commas(t.probed_any), with_commas(t.cases - t.probed_any), with_commas(t.probed_all));
+  return out;
+}
+
+std::string method_text(const PageModel& model) {
+  std::string out =
+      "Every case calls one public operator of the library on small fixed inputs in eager mode "
+      "(the reference), then captures the same call on each path and compares the captured "
+      "outputs with eager's within the case's tolerance.";
+  for (const PagePath& p : model.paths) {
+    if (!p.description.empty()) out += " " + p.label + ": " + p.description + ".";
+  }
+  return out;
 }
 
 }  // namespace capmap

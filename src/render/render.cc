@@ -8,8 +8,10 @@
 #include "render/html_page.h"
 #include "render/markdown_summary.h"
 #include "render/page_model.h"
+#include "render/remedy_lookup.h"
 #include "render/rst_page.h"
 #include "render/sphinx_inventory.h"
+#include "render/url_templates.h"
 
 namespace capmap {
 namespace {
@@ -34,6 +36,7 @@ void render_snapshot(const nlohmann::json& snapshot, const RenderOptions& option
                       ? library_template(snapshot, "docs_url")
                       : options.docs_url;
   PageModel model = build_page_model(snapshot, urls);
+  fill_remedies(model, options.remedy_templates);
 
   std::optional<SphinxInventory> inventory;
   if (options.inventory) inventory = SphinxInventory::load(*options.inventory);
@@ -56,7 +59,8 @@ void render_snapshot(const nlohmann::json& snapshot, const RenderOptions& option
     // published at the root of the same documentation.
     if (inventory && urls.docs_url.empty()) {
       for (CaseRow& row : model.cases) {
-        if (const InventoryEntry* entry = inventory->find(row.ref)) row.docs_url = entry->uri;
+        const InventoryEntry* entry = inventory->find(row.ref);
+        if (entry && is_safe_link(entry->uri)) row.docs_url = entry->uri;
       }
     }
     outputs.emplace_back(*options.html, render_html_page(model));

@@ -5,6 +5,8 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace capmap {
 
@@ -12,6 +14,9 @@ struct RenderOptions {
   std::optional<std::filesystem::path> html, rst, md, inventory;
   // Override the snapshot's header.library templates when not empty.
   std::string source_url, docs_url;
+  // (cause template, remedy template) of the cause rules: remedies for snapshots
+  // merged before records carried them. Empty: only the records' own remedies.
+  std::vector<std::pair<std::string, std::string>> remedy_templates;
 };
 
 // Writes each requested output atomically. Throws UserError when the snapshot

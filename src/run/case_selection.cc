@@ -26,6 +26,14 @@ bool case_matches_pattern(const nlohmann::json& c, const std::string& pattern) {
   return group == pattern || group.starts_with(pattern + ".");
 }
 
+void use_default_tier(const nlohmann::json& inventory, bool registries_given, bool all,
+                      CaseFilter& filter) {
+  if (registries_given || all || !filter.only.empty() || !filter.tags.empty()) return;
+  bool has_quick = std::any_of(inventory.begin(), inventory.end(),
+                               [](const nlohmann::json& c) { return has_tag(c, "quick"); });
+  if (has_quick) filter.tags = {"quick"};
+}
+
 std::vector<nlohmann::json> select_cases(const nlohmann::json& inventory,
                                          const CaseFilter& filter) {
   for (const auto& pattern : filter.only) {

@@ -23,4 +23,10 @@ std::vector<nlohmann::json> select_cases(const nlohmann::json& inventory, const 
 
 bool case_matches_pattern(const nlohmann::json& c, const std::string& pattern);
 
+// The bundled default registry surveys its quick tier unless told otherwise:
+// with no REGISTRY, no --all, --only or --tag, a filter on the tag `quick`
+// when some case carries it.
+void use_default_tier(const nlohmann::json& inventory, bool registries_given, bool all,
+                      CaseFilter& filter);
+
 }  // namespace capmap

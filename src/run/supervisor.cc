@@ -165,7 +165,14 @@ void Supervisor::handle_event(size_t worker, WorkerEvent& event) {
       }
       return;
     case WorkerEventType::kError:
-      throw UserError(event.message);
+      if (starting_) throw UserError(event.message);
+      // A worker started again mid-run (the last one died) could not load the
+      // registry: a file of it was removed or broken while the run went on.
+      throw UserError(fmt::format(
+          "a worker restarted during the run could not load the registry: {}; the records "
+          "committed so far are kept in the store: restore the registry, then run the same "
+          "command again and it resumes where it stopped",
+          event.message));
     default:
       break;
   }

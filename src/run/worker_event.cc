@@ -2,6 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <string_view>
+
+#include "common/snapshot_fields.h"
+
 namespace capmap {
 
 namespace {
@@ -18,6 +22,39 @@ bool get_string(const nlohmann::json& j, const char* key, std::string& out) {
   if (it == j.end() || !it->is_string()) return false;
   out = it->get<std::string>();
   return true;
+}
+
+// The hello's header fields the run reads (run key, store, snapshot header).
+std::string hello_problem(const nlohmann::json& hello) {
+  auto object_or_absent = [&](const char* key) {
+    auto it = hello.find(key);
+    return it == hello.end() || it->is_object();
+  };
+  for (const char* key : {"library", "versions"}) {
+    if (!object_or_absent(key)) return fmt::format("\"{}\" is not an object", key);
+  }
+  if (auto library = hello.find("library"); library != hello.end()) {
+    for (const char* key : {"name", "revision", "version"}) {
+      auto it = library->find(key);
+      bool may_be_null = std::string_view(key) != "name";
+      if (it != library->end() && !it->is_string() && !(may_be_null && it->is_null())) {
+        return fmt::format("\"library.{}\" is not a string", key);
+      }
+    }
+  }
+  if (auto device = hello.find("device"); device != hello.end() && !device->is_string()) {
+    return "\"device\" is not a string";
+  }
+  if (auto excludes = hello.find("excludes"); excludes != hello.end()) {
+    if (!excludes->is_array()) return "\"excludes\" is not a list";
+    for (const auto& exclude : *excludes) {
+      auto name = exclude.is_object() ? exclude.find("name") : exclude.end();
+      if (!exclude.is_object() || name == exclude.end() || !name->is_string()) {
+        return "\"excludes\" lists an entry without a name";
+      }
+    }
+  }
+  return {};
 }
 
 }  // namespace
@@ -41,6 +78,14 @@ ParsedLine parse_worker_line(std::string_view line) {
       if (!c.is_object() || !c.contains("name") || !c["name"].is_string()) {
         return MalformedLine{"\"hello\" lists a case without a name"};
       }
+      // The run selects, shards and stores cases by these fields.
+      if (std::string problem = case_field_problem(c); !problem.empty()) {
+        return MalformedLine{
+            fmt::format("\"hello\" case '{:.80}': {}", c["name"].get<std::string>(), problem)};
+      }
+    }
+    if (std::string problem = hello_problem(j); !problem.empty()) {
+      return MalformedLine{"\"hello\" " + problem};
     }
     get_int(j, "pid", event.pid);
   } else if (type == "error") {

@@ -1,13 +1,16 @@
 #include "store/result_store.h"
 
 #include <fmt/format.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <ctime>
 #include <system_error>
 
 #include "common/user_error.h"
+#include "store/storage_error.h"
 
 namespace capmap {
 
@@ -105,6 +108,10 @@ void ResultStore::check_existing(const std::filesystem::path& path) {
     throw UserError(path.string() + ": is a folder, not a results store");
   }
   if (::access(path.c_str(), R_OK | W_OK) != 0) {
+    int error = errno;
+    if (error == EACCES || error == EROFS || error == EPERM) {
+      throw storage_error(path, "results store is not readable and writable", error);
+    }
     throw UserError(path.string() + ": results store is not readable and writable");
   }
   try {
@@ -126,6 +133,8 @@ ResultStore ResultStore::open_for_writing(const std::filesystem::path& path) {
           fmt::format("{}: cannot create folder: {}", path.parent_path().string(), ec.message()));
     }
   }
+  // Taken before SQLite touches the file, so that a refused run changes nothing.
+  StoreLock lock = StoreLock::acquire(path);
   SqliteDatabase db(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
   // WAL: a reader (merge) never blocks the writer; NORMAL sync still keeps
   // every committed record when the process (not the machine) dies.
@@ -141,7 +150,7 @@ ResultStore ResultStore::open_for_writing(const std::filesystem::path& path) {
           .run();
     }
   });
-  return ResultStore(path, std::move(db));
+  return ResultStore(path, std::move(db), std::move(lock));
 }
 
 ResultStore ResultStore::open_for_reading(const std::filesystem::path& path) {
@@ -151,16 +160,32 @@ ResultStore ResultStore::open_for_reading(const std::filesystem::path& path) {
   try {
     SqliteDatabase db(path, SQLITE_OPEN_READONLY);
     verify_schema(db);
-    return ResultStore(path, std::move(db));
+    return ResultStore(path, std::move(db), std::nullopt);
   } catch (const UserError& error) {
     throw UserError(describe_open_failure(path, error));
   }
 }
 
-ResultStore::ResultStore(std::filesystem::path path, SqliteDatabase db)
-    : path_(std::move(path)), db_(std::move(db)) {}
+ResultStore::ResultStore(std::filesystem::path path, SqliteDatabase db,
+                         std::optional<StoreLock> lock)
+    : path_(std::move(path)), lock_(std::move(lock)), db_(std::move(db)) {
+  struct stat info {};
+  if (::stat(path_.c_str(), &info) == 0) {
+    device_ = info.st_dev;
+    inode_ = info.st_ino;
+  }
+}
+
+void ResultStore::check_still_in_place() const {
+  struct stat info {};
+  int error = ::stat(path_.c_str(), &info) == 0 ? 0 : errno;
+  if (error == 0 && info.st_dev == device_ && info.st_ino == inode_) return;
+  std::string cause = storage_cause(path_, SQLITE_READONLY_DBMOVED, error);
+  throw StorageError(fmt::format("{}: cannot write: {}", path_.string(), cause));
+}
 
 void ResultStore::begin_run(const RunDescription& run) {
+  check_still_in_place();
   in_transaction(db_, [&] {
     db_.prepare("INSERT OR IGNORE INTO runs(run_key, info, created) VALUES (?, ?, ?)")
         .bind(1, run.run_key)
@@ -206,6 +231,7 @@ void ResultStore::begin_run(const RunDescription& run) {
 
 void ResultStore::put_record(const std::string& run_key, const std::string& case_name,
                              const std::string& path, const nlohmann::json& record) {
+  check_still_in_place();
   double seconds = 0;
   if (auto it = record.find("seconds"); it != record.end() && it->is_number()) {
     seconds = it->get<double>();
@@ -226,6 +252,7 @@ void ResultStore::put_record(const std::string& run_key, const std::string& case
 
 void ResultStore::mark_dispatched(const std::string& run_key, const std::string& case_name,
                                   const std::vector<std::string>& paths) {
+  check_still_in_place();
   in_transaction(db_, [&] {
     auto mark = db_.prepare(
         "INSERT INTO dispatches(run_key, case_name, path, attempts) VALUES (?,?,?,1) "

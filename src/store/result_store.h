@@ -2,6 +2,8 @@
 // ResultStore: the SQLite file that holds every outcome of every run (schema
 // in docs/DESIGN.md). The supervisor is its only writer and commits each
 // record as it arrives, so killing the run at any moment loses nothing stored.
+#include <sys/types.h>
+
 #include <cstdint>
 #include <filesystem>
 #include <map>
@@ -12,6 +14,7 @@
 #include <vector>
 
 #include "store/sqlite_database.h"
+#include "store/store_lock.h"
 
 namespace capmap {
 
@@ -51,6 +54,8 @@ class ResultStore {
   static void check_existing(const std::filesystem::path& path);
 
   // Opens the store for writing, creating the file (and its folder) if absent.
+  // Holds the store's lock while open: a second writer (another `capmap run`)
+  // is refused with "store in use by run PID since TIME" (see store_lock.h).
   static ResultStore open_for_writing(const std::filesystem::path& path);
   // Opens an existing store for reading only.
   static ResultStore open_for_reading(const std::filesystem::path& path);
@@ -82,10 +87,17 @@ class ResultStore {
   const std::filesystem::path& path() const { return path_; }
 
  private:
-  ResultStore(std::filesystem::path path, SqliteDatabase db);
+  ResultStore(std::filesystem::path path, SqliteDatabase db, std::optional<StoreLock> lock);
   void keep_path_descriptions(const RunDescription& run);
+  // Throws StorageError when the store file was removed, moved or replaced
+  // since it was opened: SQLite would go on writing to the unlinked file, and
+  // every record after that would be lost without a word.
+  void check_still_in_place() const;
 
   std::filesystem::path path_;
+  dev_t device_ = 0;  // of the opened file, for check_still_in_place
+  ino_t inode_ = 0;
+  std::optional<StoreLock> lock_;  // held by a writer; declared first, released last
   SqliteDatabase db_;
 };
 

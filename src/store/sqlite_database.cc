@@ -5,8 +5,24 @@
 #include <utility>
 
 #include "common/user_error.h"
+#include "store/storage_error.h"
 
 namespace capmap {
+
+namespace {
+
+// A full disk, a read-only or vanished file becomes a StorageError naming that
+// cause; anything else keeps SQLite's own words.
+[[noreturn]] void throw_failure(sqlite3* db, const std::string& name, std::string_view what,
+                                const std::string& message) {
+  std::string cause =
+      db ? storage_cause(name, sqlite3_extended_errcode(db), sqlite3_system_errno(db))
+         : std::string();
+  if (!cause.empty()) throw StorageError(fmt::format("{}: {}: {}", name, what, cause));
+  throw UserError(fmt::format("{}: {}: {}", name, what, message));
+}
+
+}  // namespace
 
 SqliteStatement::SqliteStatement(sqlite3* db, std::string_view sql, std::string db_name)
     : db_(db), db_name_(std::move(db_name)) {
@@ -22,7 +38,7 @@ SqliteStatement::SqliteStatement(SqliteStatement&& other) noexcept
 SqliteStatement::~SqliteStatement() { sqlite3_finalize(stmt_); }
 
 void SqliteStatement::fail(std::string_view what) const {
-  throw UserError(fmt::format("{}: {}: {}", db_name_, what, sqlite3_errmsg(db_)));
+  throw_failure(db_, db_name_, what, sqlite3_errmsg(db_));
 }
 
 SqliteStatement& SqliteStatement::bind(int index, std::string_view text) {
@@ -85,8 +101,13 @@ SqliteDatabase::SqliteDatabase(const std::filesystem::path& path, int flags)
     : name_(path.string()) {
   if (sqlite3_open_v2(name_.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
     std::string message = db_ ? sqlite3_errmsg(db_) : "out of memory";
+    std::string cause =
+        db_ ? storage_cause(path, sqlite3_extended_errcode(db_), sqlite3_system_errno(db_)) : "";
     sqlite3_close(db_);
     db_ = nullptr;
+    if (!cause.empty()) {
+      throw StorageError(fmt::format("{}: cannot open the results store: {}", name_, cause));
+    }
     throw UserError(fmt::format("{}: cannot open the results store: {}", name_, message));
   }
   sqlite3_extended_result_codes(db_, 1);
@@ -105,6 +126,9 @@ void SqliteDatabase::exec(std::string_view sql) {
   if (sqlite3_exec(db_, owned.c_str(), nullptr, nullptr, &error) != SQLITE_OK) {
     std::string message = error ? error : sqlite3_errmsg(db_);
     sqlite3_free(error);
+    std::string cause =
+        storage_cause(name_, sqlite3_extended_errcode(db_), sqlite3_system_errno(db_));
+    if (!cause.empty()) throw StorageError(fmt::format("{}: cannot write: {}", name_, cause));
     throw UserError(fmt::format("{}: {}", name_, message));
   }
 }

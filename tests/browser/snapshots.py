@@ -280,3 +280,141 @@ def synthetic_snapshot(count: int, seed: int = 7) -> dict[str, Any]:
 def write_snapshot(snapshot: dict[str, Any], path: Path) -> Path:
     path.write_text(json.dumps(snapshot, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     return path
+
+
+def _with_files(entry: dict[str, Any], *files: str) -> dict[str, Any]:
+    entry["files"] = {f: "0011223344556677" for f in files}
+    return entry
+
+
+def public_names_snapshot() -> dict[str, Any]:
+    """Cases defined in private modules and found by their public names, with the causes
+    the page sorts apart: failures (two missing ONNX lowerings of one kind), a graph
+    break of a path that works, a case not run, a mismatch, and a constant export."""
+    ok = path_result("ok")
+    svd = "No ONNX lowering for torch.linalg.svd (aten._linalg_svd)"
+    solve = "No ONNX lowering for torch.linalg.solve (aten._linalg_solve_ex)"
+    item = "A tensor value becomes a Python number (`.item()`, int(tensor)) that decides a shape"
+    brk = path_result(
+        "ok-breaks", "Reads a tensor value back into Python (`.item()`)", "data-dependent", graph_breaks=1
+    )
+    mismatch = path_result(
+        "mismatch",
+        "Captured graph runs, but its output differs from eager beyond tolerance",
+        "numeric-mismatch",
+    )
+    mismatch.update(max_abs_diff=0.00105, mismatched=7, check_failed="values")
+    constant = {"status": "constant", "page_status": "constant", "seconds": 0.2}
+    weights = {
+        p: path_result("n/a", "Not run: needs pretrained weights", "not-applicable") for p in PAGE_PATHS
+    }
+    cases = [
+        _with_files(
+            case(
+                "warp_perspective",
+                "geometry.transform.imgwarp",
+                {
+                    "onnx": path_result("fail", solve, "missing-onnx-lowering"),
+                    "export": ok,
+                    "compile": path_result("ok", graph_breaks=0),
+                },
+                ref="kornia.geometry.transform.imgwarp.warp_perspective",
+            ),
+            "kornia/geometry/transform/imgwarp.py",
+        ),
+        _with_files(
+            case(
+                "rgb_to_grayscale",
+                "color.gray",
+                {"onnx": constant, "export": ok, "compile": path_result("ok", graph_breaks=0)},
+                ref="kornia.color.gray.rgb_to_grayscale",
+            ),
+            "kornia/color/gray.py",
+        ),
+        _with_files(
+            case(
+                "RandomGaussianNoise[mean=0.1]",
+                "augmentation.2d.intensity",
+                {"onnx": mismatch, "export": ok, "compile": path_result("ok", graph_breaks=0)},
+                ref="kornia.augmentation._2d.intensity.gaussian_noise.RandomGaussianNoise",
+            ),
+            "kornia/augmentation/_2d/intensity/gaussian_noise.py",
+        ),
+        _with_files(
+            case(
+                "Keypoints",
+                "geometry.keypoints",
+                {"onnx": ok, "export": ok, "compile": ok},
+                ref="kornia.geometry.keypoints.Keypoints",
+            ),
+            "kornia/geometry/keypoints.py",
+        ),
+        _with_files(
+            case(
+                "Keypoints.from_tensor",
+                "geometry.keypoints",
+                {
+                    "onnx": path_result(
+                        "fail", item, "data-dependent", "kornia/geometry/keypoints.py:40 in f"
+                    ),
+                    "export": path_result(
+                        "fail", item, "data-dependent", "kornia/geometry/keypoints.py:40 in f"
+                    ),
+                    "compile": brk,
+                },
+                ref="kornia.geometry.keypoints.Keypoints",
+            ),
+            "kornia/geometry/keypoints.py",
+        ),
+        _with_files(
+            case(
+                "So3.exp",
+                "geometry.liegroup",
+                {"onnx": path_result("fail", svd, "missing-onnx-lowering"), "export": ok, "compile": ok},
+                ref="kornia.geometry.liegroup.So3",
+            ),
+            "kornia/geometry/liegroup/so3.py",
+        ),
+        _with_files(
+            case(
+                "find_homography_dlt",
+                "geometry.homography",
+                {"onnx": path_result("fail", svd, "missing-onnx-lowering"), "export": ok, "compile": ok},
+                ref="kornia.geometry.homography.find_homography_dlt",
+            ),
+            "kornia/geometry/homography.py",
+        ),
+        case("DISK", "feature.disk", weights, ref="kornia.feature.disk.disk.DISK"),
+    ]
+    cases.sort(key=lambda c: c["name"])
+    return {"schema_version": 1, "header": header(path_info=_PATH_INFO), "cases": cases}
+
+
+# What the paths measure, as their plug-ins describe them (long unbreakable words included).
+_PATH_INFO = {
+    name: {
+        "label": label,
+        "short": short,
+        "description": description,
+        "order": order,
+        "reference": name == "eager",
+    }
+    for name, label, short, order, description in (
+        ("eager", "eager", "eager", 0, "the case called as is: the reference"),
+        (
+            "onnx",
+            "ONNX",
+            "ONNX",
+            10,
+            "torch.onnx.export(dynamo=True) of the export path's program, run in ONNX Runtime",
+        ),
+        ("export", "torch.export", "export", 20, "torch.export.export at the traced shapes, then compared"),
+        (
+            "compile",
+            "torch.compile",
+            "compile",
+            30,
+            "torch.compile (inductor, fullgraph=False): graph breaks",
+        ),
+    )
+}

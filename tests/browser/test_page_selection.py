@@ -24,7 +24,12 @@ def selection_fact(session: PageSession, html: Path) -> tuple[str, str, str]:
     if facts.count() == 0:
         return "", "", page.locator("#cm-status").inner_text()
     value = facts.locator("dd")
-    return value.inner_text(), value.get_attribute("class") or "", page.locator("#cm-status").inner_text()
+    # The facts fold into "Run details"; their text and marks are there.
+    return (
+        (value.text_content() or "").strip(),
+        value.get_attribute("class") or "",
+        page.locator("#cm-status").inner_text(),
+    )
 
 
 def test_a_partial_run_says_so_on_the_facts_line_and_beside_the_count(
@@ -35,6 +40,9 @@ def test_a_partial_run_says_so_on_the_facts_line_and_beside_the_count(
     assert text == "7 of 1,371 registry cases (tag quick)"
     assert css == "cm-warn"
     assert status == "Showing 7 of 7 cases · the run measured 7 of 1,371 registry cases (tag quick)"
+    # A partial run is said outside the folded details too.
+    warning = session.page.locator("header p.cm-warn")
+    assert warning.is_visible() and warning.inner_text() == "Selection: 7 of 1,371 registry cases (tag quick)"
 
 
 def test_the_whole_registry_is_a_plain_fact(session: PageSession, render_page: Callable[..., Path]) -> None:

@@ -57,7 +57,9 @@ def test_a_program_that_cannot_be_exported_has_nothing_to_compile(cases: dict[st
     assert "data-dependent" in aoti["message"].lower()
 
 
-def test_state_baked_into_the_program_is_a_mismatch(cases: dict[str, Case]) -> None:
+def test_state_the_trace_bakes_in_starts_where_eager_started(cases: dict[str, Case]) -> None:
+    # The module counts its calls in Python; every path starts from the count eager started
+    # from, so the count the trace bakes in is the one eager's first call saw.
     aoti = records(cases["calls"], ["export", "aoti"])["aoti"]
-    assert aoti["status"] == "mismatch"
-    assert aoti["check_failed"] == "values"
+    assert aoti["status"] == "ok", aoti
+    assert aoti["max_abs_diff"] == 0.0

@@ -95,9 +95,52 @@ def test_an_nn_module_input_rebuilt_around_its_parameters(tasks: dict[str, Any])
     task = tasks["plane_distance"]
     assert statuses(task) == EVERY_PATH_OK
     assert task["onnx"]["flattened"] == ["input Plane → 2 tensors"]
-    # A probed module's own parameters stay parameters: nothing was opened.
-    assert statuses(tasks["Plane.distance"]) == EVERY_PATH_OK
-    assert "flattened" not in tasks["Plane.distance"]["export"]
+    # A method of a data module (no forward of its own): its object is opened, so the plane's
+    # tensors reach the graph as inputs, as in a user's wrapper that takes the plane.
+    task = tasks["Plane.distance"]
+    assert statuses(task) == EVERY_PATH_OK
+    assert task["export"]["flattened"] == ["receiver Plane → 2 tensors"]
+    assert task["export"]["graph_inputs"] == 3 and task["onnx"]["graph_inputs"] == 3
+    assert "Mul" in task["onnx"]["op_types"]
+
+
+def test_a_network_argument_keeps_its_weights_as_parameters(tasks: dict[str, Any]) -> None:
+    task = tasks["through"]
+    assert statuses(task) == EVERY_PATH_OK
+    # Only x is a graph input: the Linear's weight and bias are the graph's own, as in a user's export.
+    assert task["export"]["graph_inputs"] == 1 and task["onnx"]["graph_inputs"] == 1
+    assert "flattened" not in task["export"]
+
+
+def test_a_capture_without_graph_inputs_is_constant_on_every_path(tasks: dict[str, Any]) -> None:
+    task = tasks["box_kernel"]
+    assert task["eager"]["status"] == "ok"
+    for path in CAPTURE_PATHS:
+        assert task[path]["status"] == "constant", path
+        assert task[path]["message"] == "exports as a constant: no input reaches the graph"
+        assert task[path]["captured_status"] == "ok"
+    assert task["onnx"]["graph_inputs"] == 0 and task["export"]["graph_inputs"] == 0
+    declared = tasks["box_kernel[declared]"]
+    assert {declared[p]["status"] for p in CAPTURE_PATHS} == {"constant"}
+    assert declared["onnx"]["message"].endswith("(expected: a kernel made from its size)")
+
+
+def test_every_path_starts_from_the_state_eager_started_from(
+    cases: dict[str, Case], tasks: dict[str, Any]
+) -> None:
+    # The counter's buffer and its list would carry each call into the next path's result.
+    task = tasks["Counter"]
+    assert statuses(task) == EVERY_PATH_OK
+    assert all(task[p]["max_abs_diff"] == 0.0 for p in CAPTURE_PATHS)
+    counter = cases["Counter"].target
+    assert float(counter.calls) == 0.0 and counter.seen == []
+
+
+def test_an_array_input_makes_every_capture_constant(tasks: dict[str, Any]) -> None:
+    task = tasks["doubled_array"]
+    for path in CAPTURE_PATHS:
+        assert task[path]["status"] == "constant", path
+        assert "no capture path traces an ndarray" in task[path]["message"]
 
 
 def test_an_nn_module_result_is_its_parameters(tasks: dict[str, Any]) -> None:
@@ -122,7 +165,8 @@ def test_a_container_that_does_not_take_its_items_back_is_kept_whole() -> None:
 def test_a_method_returning_a_container(tasks: dict[str, Any]) -> None:
     task = tasks["Points.shifted"]
     assert statuses(task) == EVERY_PATH_OK
-    assert task["compile"]["flattened"] == ["output Points → 1 tensor"]
+    assert task["compile"]["flattened"] == ["receiver Points → 1 tensor", "output Points → 1 tensor"]
+    assert task["export"]["graph_inputs"] == 2
 
 
 def test_a_method_that_changes_its_object_starts_every_path_from_the_same_state(
@@ -130,7 +174,14 @@ def test_a_method_that_changes_its_object_starts_every_path_from_the_same_state(
 ) -> None:
     task = tasks["Points.scale_"]
     assert statuses(task) == EVERY_PATH_OK
-    assert task["export"]["flattened"] == ["output Points → 1 tensor"]
+    # The receiver is a graph input, and its state after the call is compared as well.
+    assert task["export"]["flattened"] == [
+        "receiver Points → 1 tensor",
+        "receiver Points changed by the call: its tensors are compared too",
+        "output Points → 1 tensor (×2)",
+    ]
+    assert task["export"]["graph_inputs"] == 1 and task["onnx"]["graph_inputs"] == 1
+    assert task["eager"]["outputs"] == ["Tensor[4,3] float32", "Tensor[4,3] float32"]
     # After every path ran, the registry's object holds real tensors again, as it was.
     points = cases["Points.scale_"].target
     assert type(points.data) is torch.Tensor

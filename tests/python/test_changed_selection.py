@@ -248,8 +248,16 @@ def test_bad_change_options_are_one_line_and_exit_2(capmap_bin: Path, library: P
     done = capmap(
         capmap_bin, library, "run", REGISTRY, "--store", store, "--baseline", tmp_path / "none.json"
     )
+    # Without a change a baseline only supplies durations; it is still read before anything runs.
     assert done.returncode == 2
-    assert done.stderr == "capmap: --baseline: carries results over only with --changed or --changed-since\n"
+    assert done.stderr == f"capmap: {tmp_path / 'none.json'}: cannot read: No such file or directory\n"
+    done = capmap(
+        capmap_bin, library, "run", REGISTRY, "--store", store, "--shard", "1/2", "--shard-by", "time"
+    )
+    assert done.returncode == 2
+    assert done.stderr == (
+        "capmap: --shard-by time: needs --baseline, so that every shard splits by the same durations\n"
+    )
     bad = tmp_path / "bad.json"
     bad.write_text("{}")
     done = capmap(
@@ -262,3 +270,81 @@ def test_bad_change_options_are_one_line_and_exit_2(capmap_bin: Path, library: P
     assert done.returncode == 2
     assert done.stderr.startswith("capmap: --changed-since no-such-rev: git diff failed")
     assert not store.exists()
+
+
+def listed_plan(stdout: str) -> tuple[list[str], dict[str, str]]:
+    """`capmap list --changed ...`: the cases it would run and its `predicted:` figures."""
+    lines = stdout.splitlines()
+    assert lines[0].split() == ["name", "expected_s"], stdout
+    predicted = next(line for line in lines if line.startswith("predicted: "))
+    names = [line.split()[0] for line in lines[1:] if not line.startswith("predicted: ")]
+    return names, dict(item.split("=", 1) for item in predicted.split()[1:])
+
+
+def test_changed_auto_finds_the_edit_by_content_hash(
+    capmap_bin: Path, library: Path, baseline: Path, tmp_path: Path
+) -> None:
+    executing = cases_executing(library, EDITED)
+    edited = library / EDITED
+    original = edited.read_text()
+    edited.write_text(original + "\n# Edited where no git history can see it.\n")
+    try:
+        listed = capmap(capmap_bin, library, "list", REGISTRY, "--changed-auto", "--baseline", baseline,
+                        "--run-paths", PATHS, "--jobs", "2")  # fmt: skip
+        assert listed.returncode == 0, listed.stderr
+        done = capmap(capmap_bin, library, "run", REGISTRY, "--paths", PATHS, "--jobs", "1",
+                      "--store", tmp_path / "auto.db", "--changed-auto", "--baseline", baseline,
+                      "--out", tmp_path / "auto")  # fmt: skip
+        assert done.returncode == 0, done.stderr
+    finally:
+        edited.write_text(original)
+    assert "--changed-auto: 1 of " in done.stderr and f"files differ: {EDITED}" in done.stderr
+    assert ran_cases(tmp_path / "auto.db") == executing
+    names, predicted = listed_plan(listed.stdout)
+    assert set(names) == executing
+    assert predicted["cases"] == str(len(executing)) and predicted["jobs"] == "2"
+    assert predicted["unknown"] == "0" and float(predicted["wall_s"]) > 0
+    # Nothing edited: nothing differs, nothing runs.
+    unchanged = capmap(capmap_bin, library, "list", REGISTRY, "--changed-auto", "--baseline", baseline,
+                       "--run-paths", PATHS)  # fmt: skip
+    assert unchanged.returncode == 0, unchanged.stderr
+    assert listed_plan(unchanged.stdout)[0] == []
+
+
+def test_shards_by_time_split_the_baseline_s_durations(
+    capmap_bin: Path, library: Path, baseline: Path
+) -> None:
+    base = json.loads(baseline.read_text())
+    seconds = {c["name"]: sum(c["paths"][p]["seconds"] for p in PATHS.split(",")) for c in base["cases"]}
+    shards: list[list[str]] = []
+    for index in (1, 2, 3):
+        done = capmap(capmap_bin, library, "list", REGISTRY, "--baseline", baseline, "--run-paths", PATHS,
+                      "--shard", f"{index}/3", "--shard-by", "time", "--jobs", "1")  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        names, predicted = listed_plan(done.stdout)
+        shards.append(names)
+        assert float(predicted["wall_s"]) == pytest.approx(sum(seconds[n] for n in names), abs=0.2)
+        walls = [float(w) for w in predicted["shard_walls_s"].split(",")]
+        assert len(walls) == 3 and float(predicted["wall_s"]) == walls[index - 1]
+    assert sorted(n for names in shards for n in names) == sorted(seconds)
+    # Longest first: no shard holds more than an even share plus one case.
+    loads = [sum(seconds[n] for n in names) for names in shards]
+    assert max(loads) <= sum(seconds.values()) / 3 + max(seconds.values())
+    refused = capmap(capmap_bin, library, "list", REGISTRY, "--shard", "1/3", "--shard-by", "time")
+    assert refused.returncode == 2 and "--shard-by time: needs --baseline" in refused.stderr
+
+
+def test_a_fresh_store_starts_the_baseline_s_longest_cases_first(
+    capmap_bin: Path, library: Path, baseline: Path, tmp_path: Path
+) -> None:
+    base = json.loads(baseline.read_text())
+    seconds = {c["name"]: sum(c["paths"][p]["seconds"] for p in PATHS.split(",")) for c in base["cases"]}
+    store = tmp_path / "fresh.db"
+    done = capmap(capmap_bin, library, "run", REGISTRY, "--paths", PATHS, "--jobs", "1", "--store", store,
+                  "--baseline", baseline, "--no-merge")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert summary(done.stdout)["cases_carried"] == "0"
+    # One slot: the records arrive in the order the queue hands the tasks out.
+    rows = query(store, "SELECT case_name FROM records WHERE path='eager' ORDER BY rowid")
+    order = [name for (name,) in rows]
+    assert order == sorted(seconds, key=lambda n: -seconds[n])

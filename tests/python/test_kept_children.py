@@ -150,3 +150,57 @@ def test_a_death_owed_to_earlier_tasks_is_rerun_in_a_fresh_child(capmap_bin: Pat
         "ok"
     }
     assert " fresh_reruns=0 " in again.stdout
+
+
+# Two cases share one registry object: the first changes it in place (a constant handed to the
+# call, as kwargs are), the second reads it. Each must see the object as the registry made it.
+SHARED_OBJECT_REGISTRY = """\
+import torch
+from capmap import case
+
+SHARED = torch.ones(3)
+
+def bump(x, shared):
+    shared.add_(1.0)
+    return x * 2
+
+def read(x):
+    if not bool((SHARED == 1).all()):
+        raise RuntimeError("an earlier task changed SHARED")
+    return x + SHARED
+
+case('bump_shared', 'share.object', bump, [torch.ones(2)], kwargs={'shared': SHARED})
+case('read_shared', 'share.object', read, [torch.zeros(3)])
+"""
+
+
+def test_a_task_that_changes_a_registry_object_it_was_handed_ends_its_child(tmp_path: Path) -> None:
+    registry = tmp_path / f"shared_{uuid.uuid4().hex[:12]}.py"
+    registry.write_text(SHARED_OBJECT_REGISTRY)
+    w = WorkerHarness([registry])
+    try:
+        assert w.event()["type"] == "hello", w.stderr()[-2000:]
+        changed = run_kept(w, 1, "bump_shared")
+        after = run_kept(w, 2, "read_shared")
+        # The child that changed the shared tensor took no further task, so the reader ran in a
+        # fresh child and saw the tensor as the registry made it.
+        assert after[0]["pid"] != changed[0]["pid"]
+        record = [e for e in after if e["type"] == "record"][-1]["record"]
+        assert record["status"] == "ok", record
+    finally:
+        w.close()
+
+
+def test_the_fingerprint_sees_a_rebound_class_attribute_but_not_an_added_one() -> None:
+    from capmap.child_state import objects_fingerprint
+
+    class Thing:
+        def method(self) -> int:
+            return 1
+
+    thing = Thing()
+    before = objects_fingerprint([thing])
+    Thing.__slotnames__ = []  # type: ignore[attr-defined]  # what copy.copy caches on a class
+    assert before == objects_fingerprint([thing])
+    Thing.method = lambda self: 2  # type: ignore[method-assign]
+    assert before != objects_fingerprint([thing])

@@ -188,9 +188,10 @@ def test_causes_groups_unclassified_messages(capmap_bin: Path, base_store: Path)
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert lines[0] == "unclassified: 2 of 3 failing case × path cells (66.7 %)"
-    assert lines[1] == "1 groups of unclassified messages (failures and graph breaks)"
-    assert lines[2].split() == ["2", "ValueError:", "expected", "<n>", "channels,", "got", "<n>", "in", "'_'"]
-    assert "e.g. rgb_to_lab onnx:" in lines[3]
+    assert lines[1].startswith("unclassified graph breaks: ")
+    assert lines[2] == "1 groups of unclassified messages (1 with failing cells, 0 with graph breaks)"
+    assert lines[3].split() == ["2", "ValueError:", "expected", "<n>", "channels,", "got", "<n>", "in", "'_'"]
+    assert "e.g. rgb_to_lab onnx:" in lines[4]
 
     summary = run_capmap(capmap_bin, "causes", "--store", base_store)
     assert summary.stdout.startswith("3 failing case × path pairs, 2 unclassified (66.7%)\n")

@@ -58,3 +58,39 @@ def test_the_readme_quotes_the_snapshot() -> None:
     assert len(rows) >= 5
     for row in rows:
         assert row in readme, row
+
+
+SUPPORTED = ("ok", "ok-breaks", "ok-unverified")
+FAILING = ("fail", "mismatch", "specialized", "crashed", "timeout", "oom")
+
+
+def test_no_published_ok_took_no_input() -> None:
+    # An "ok" says the operator was captured: some input reached the graph. A capture that took
+    # none is `constant`, shown apart.
+    snapshot = json.loads(SNAPSHOT.read_text())
+    for case in snapshot["cases"]:
+        for path in ("export", "onnx"):
+            record = case["paths"].get(path, {})
+            if record.get("page_status") in SUPPORTED:
+                assert record.get("graph_inputs", 0) > 0, (case["name"], path)
+            if record.get("page_status") == "constant":
+                assert record["message"], (case["name"], path)
+
+
+def test_no_published_failure_is_located_in_capmap() -> None:
+    # A failure whose innermost frame is capmap's own code describes the harness, not the operator.
+    snapshot = json.loads(SNAPSHOT.read_text())
+    for case in snapshot["cases"]:
+        for path, record in case["paths"].items():
+            if record.get("page_status") in FAILING and record.get("frames"):
+                assert not record["frames"][-1].startswith("capmap/"), (case["name"], path, record["frames"])
+
+
+def test_no_case_compares_only_empty_outputs_unless_it_says_why() -> None:
+    # A probe whose every output is empty (no match, no keypoint) compares nothing.
+    snapshot = json.loads(SNAPSHOT.read_text())
+    for case in snapshot["cases"]:
+        outputs = case["paths"].get("eager", {}).get("outputs") or []
+        shapes = [o.split("[", 1)[1].split("]", 1)[0].split(",") for o in outputs if o.startswith("Tensor[")]
+        if shapes and len(shapes) == len(outputs) and all("0" in dims for dims in shapes):
+            assert case.get("empty"), case["name"]

@@ -56,6 +56,18 @@ def test_a_group_without_a_section_and_a_name_without_a_variant(tmp_path: Path) 
         ("case('', 'a', torch.neg, [])", "name"),
         ("case('x[open', 'a', torch.neg, [])", "op[variant]"),
         ("case('x', 'a', nn.ReLU(), [], method='nope')", "nope"),
+        (
+            "case('x', 'a', 'torch.neg', [torch.ones(2)])",
+            "target must be callable (a function, a class or an nn.Module), got a str",
+        ),
+        ("case('x', 'a', torch.ones(2), [torch.ones(2)])", "target must be callable"),
+        (
+            "case('x', 'a', torch.neg, torch.ones(2))",
+            "inputs must be a list of arguments, got a Tensor: write [x]",
+        ),
+        ("case('x', 'a', torch.neg, 3)", "inputs must be a list of arguments, got a int"),
+        ("case('x', 'a', torch.neg, {'x': torch.ones(2)})", "inputs must be a list of arguments, got a dict"),
+        ("case('x', 'a', torch.neg, [torch.ones(2)], kwargs=[1])", "kwargs must be a dict"),
     ],
 )
 def test_malformed_cases_name_the_line(tmp_path: Path, call: str, problem: str) -> None:

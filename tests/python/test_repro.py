@@ -4,7 +4,7 @@ One real survey of tests/python/registries/repro_cases.py (one failure of each k
 `capmap run --repro`, then one real `capmap repro --check`. The scripts run under an import
 guard: a script of a public target may not import capmap at all, a script that loads its case
 from the registry may import only the registry loader (capmap, capmap.cases, capmap.deferred,
-capmap.registry).
+capmap.registry, and the surveyed library's root it notes: capmap.surveyed_library, capmap.errors).
 """
 
 from __future__ import annotations
@@ -52,7 +52,14 @@ from pathlib import Path
 
 if sys.argv and sys.argv[0].endswith((".onnx.py", ".export.py", ".compile.py")):
     text = Path(sys.argv[0]).read_text()
-    loader = {"capmap", "capmap.cases", "capmap.deferred", "capmap.registry"}
+    loader = {
+        "capmap",
+        "capmap.cases",
+        "capmap.deferred",
+        "capmap.registry",
+        "capmap.surveyed_library",
+        "capmap.errors",
+    }
     allowed = loader if "capmap.registry" in text else set()
 
     class _NoCapmap:
@@ -376,3 +383,37 @@ def test_a_missing_or_foreign_store_is_refused(capmap_bin: Path, tmp_path: Path)
     refused = run_capmap(capmap_bin, "repro", "--check", "--store", foreign)
     assert refused.returncode == 2 and "notes.txt" in refused.stderr
     assert foreign.read_text() == "hello"
+
+
+def test_a_function_under_a_shadowed_submodule_is_reached_by_its_module(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The package's function `accuracy` shadows its submodule `accuracy`, as torchmetrics' does.
+    package = tmp_path / "shadowpkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("from shadowpkg.accuracy import accuracy\n")
+    (package / "accuracy.py").write_text(
+        "def accuracy(x):\n    return x\n\n\ndef binary_accuracy(x):\n    return x * 2\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import importlib
+
+    from capmap.repro.script import _expression
+
+    target = importlib.import_module("shadowpkg.accuracy").binary_accuracy
+    expression, imports = _expression("shadowpkg.accuracy.binary_accuracy", target)
+    assert expression == 'importlib.import_module("shadowpkg.accuracy").binary_accuracy'
+    assert imports == ["importlib"]
+    assert eval(expression, {"importlib": importlib}) is target
+
+
+def test_a_script_that_raises_before_its_verdict_is_a_failed_check(tmp_path: Path) -> None:
+    from capmap.repro.check import CHECK_FAILED, reproduces, run_script
+
+    script = tmp_path / "broken.py"
+    script.write_text("import missing_module_of_the_check\n")
+    outcome = run_script(script, 60, 2**31)
+    assert outcome.status == CHECK_FAILED
+    assert outcome.message == "ModuleNotFoundError: No module named 'missing_module_of_the_check'"
+    assert "the check itself failed" in outcome.line()
+    assert not reproduces({"status": "crashed", "exit": 1}, outcome)

@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from capmap import surveyed_library
 from capmap.capture import target_state
 from capmap.cases import Case
 from capmap.deferred import Deferred
-from capmap.errors import library_root
+from capmap.file_trace import LibraryFileTrace, named_objects
 from capmap.probes import catalog, eager
 from capmap.probes.context import ProbeContext, Stopwatch, guarded
 
@@ -44,13 +45,18 @@ def run_task(case: Case, paths: list[str], settings: dict, emit: Callable[[dict]
     # Deferred targets and inputs are built here, in the task's process, before the reference.
     build_error: BaseException | None = None
     watch = Stopwatch()
+    owner = case.target.factory if isinstance(case.target, Deferred) else case.target
+    root = surveyed_library.root_for(owner)
+    # The library files building and calling the case run, and those defining what it names.
+    files = LibraryFileTrace(root)
     if case.skip is None:
         try:
-            case = case.resolved()
+            with files:
+                case = case.resolved()
         except Exception as exc:  # noqa: BLE001 - a target that can't be built fails its case
             build_error = exc
-    owner = case.target.factory if isinstance(case.target, Deferred) else case.target
-    ctx = ProbeContext(case=case, settings={**DEFAULT_SETTINGS, **settings}, root=library_root(owner))
+        files.add_definitions([owner, *named_objects(case.target, case.covers)])
+    ctx = ProbeContext(case=case, settings={**DEFAULT_SETTINGS, **settings}, root=root, files=files)
 
     if case.skip is not None:
         for p in wanted:
@@ -69,6 +75,7 @@ def run_task(case: Case, paths: list[str], settings: dict, emit: Callable[[dict]
         state = None
         reference = {"status": "fail", **ctx.error_fields(build_error), "seconds": watch.seconds()}
         reference["message"] = f"building the target: {reference.get('message', '')}"
+        reference["files"] = files.files()
     else:
         state = target_state(case)
         reference = guarded(ctx, eager.probe, "fail")
@@ -91,10 +98,38 @@ def run_task(case: Case, paths: list[str], settings: dict, emit: Callable[[dict]
             plugin = catalog.module(p)
             # Looked up at call time: the probes bench swaps a module's probe for a variant.
             record = guarded(ctx, plugin.probe, plugin.PATH.fail_status)
+            _mark_constant(ctx, record)
+            if record.get("status") == "mismatch":
+                # The tolerance the difference was measured against, beside it in the record.
+                record.update(atol=ctx.case.atol, rtol=ctx.case.rtol)
         _add_flattened(ctx, record)
         emit({"type": "record", "path": p, "record": record})
     if state is not None:
         state.restore()  # the registry's object as it was, for whoever calls the case next
+
+
+_CAPTURED = ("ok", "ok-breaks", "ok-unverified")
+NO_INPUT = "exports as a constant: no input reaches the graph"
+NDARRAY_INPUT = "a NumPy array among the inputs is baked into the graph: no capture path traces an ndarray"
+
+
+def _mark_constant(ctx: ProbeContext, record: dict[str, Any]) -> None:
+    """A capture that worked but took no input computes nothing of the inputs: it is `constant`,
+    never `ok` (a kernel getter taking integers, a method whose object was baked in, an array)."""
+    if record.get("status") not in _CAPTURED:
+        return
+    why = None
+    if ctx.flat is not None and ctx.flat.plan.arrays:
+        why = NDARRAY_INPUT
+    elif ctx.flat is not None and not ctx.flat.plan.tensors:
+        why = NO_INPUT
+    elif record.get("graph_inputs") == 0:
+        why = NO_INPUT
+    if why is None:
+        return
+    record["captured_status"] = record["status"]
+    record["status"] = "constant"
+    record["message"] = why + (f" (expected: {ctx.case.constant})" if ctx.case.constant else "")
 
 
 def _add_flattened(ctx: ProbeContext, record: dict[str, Any]) -> None:

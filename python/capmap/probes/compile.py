@@ -46,6 +46,8 @@ _GB_ID = re.compile(r"\bgb(\d{4})\b", re.IGNORECASE)
 _REASON_LIMIT = 300
 _QUOTED_FRAME = re.compile(r'File "([^"]+)", line (\d+), in (\w+)')
 _RESUME = re.compile(r"^torch_dynamo_resume_in_(.+)_at_\d+$")
+# dynamo's title for a jump on a tensor's value, which it also reports as "generic_jump ...".
+_JUMP_TITLE = "Data-dependent branching"
 
 
 def prepare() -> None:
@@ -64,12 +66,13 @@ def probe(ctx: ProbeContext) -> dict[str, Any]:
     dynamo_utils.counters.clear()
     dynamo_utils.compilation_time_metrics.clear()
 
-    compiled = torch.compile(ctx.case.callable(), backend="inductor", fullgraph=False)
+    compiled = torch.compile(ctx.case_function(), backend="inductor", fullgraph=False)
     record: dict[str, Any] = {}
     start = time.perf_counter()
+    values = ctx.fresh_inputs()
     try:
         with torch.no_grad():
-            out = compiled(*ctx.fresh_inputs())
+            out = ctx.with_receiver(compiled(*values), values)
     except Exception as exc:  # noqa: BLE001 - the failure is what this path reports
         record.update(_break_facts(ctx.root))
         record["compile_seconds"] = _compile_seconds()
@@ -158,10 +161,21 @@ def _break_facts(root: LibraryRoot | None) -> dict[str, Any]:
             seen.add(entry["reason"])
             reasons.append(entry)
 
+    # One break can be reported several times: again by each trace dynamo restarts, and a
+    # data-dependent jump once as its explanation and once as "generic_jump ...". A break is
+    # one source line where the trace stopped (torch._dynamo.explain counts the same).
+    sites: set[tuple[str, int] | str] = set()
     for b in breaks:
+        site = _break_site(b)
+        if site in sites:
+            continue
+        sites.add(site)
         text = b.reason
-        if not _GB_ID.search(text) and spare:
-            text = _explanation_for(b.user_stack, spare)
+        pool = spare or (
+            [m for m in explained if m.startswith(_JUMP_TITLE)] if text.startswith("generic_jump") else []
+        )
+        if not _GB_ID.search(text) and pool:
+            text = _explanation_for(b.user_stack, pool)
             used.add(text)
         add(text, _library_frame(b.user_stack, root))
 
@@ -175,11 +189,19 @@ def _break_facts(root: LibraryRoot | None) -> dict[str, Any]:
                 add(message, _mentioned_frame(message, root))
     stats = dynamo_utils.counters["stats"]
     return {
-        "graph_breaks": len(breaks) + fallbacks,
+        "graph_breaks": len(sites) + fallbacks,
         "distinct_breaks": len(seen),
         "break_reasons": reasons[:MAX_REASONS],
         "graph_count": int(stats.get("unique_graphs", 0)),
     }
+
+
+def _break_site(reason: Any) -> tuple[str, int] | str:
+    """The innermost source line of a break (its reason text when dynamo gave no stack)."""
+    stack = list(reason.user_stack or [])
+    if not stack:
+        return str(reason.reason)
+    return (str(stack[-1].filename), int(stack[-1].lineno or 0))
 
 
 def _explanation_for(stack: Any, candidates: list[str]) -> str:

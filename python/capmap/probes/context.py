@@ -18,6 +18,7 @@ from capmap.capture import FlatCase, tensors_of
 from capmap.cases import Case
 from capmap.compare import clone_inputs, flatten
 from capmap.errors import LibraryRoot, describe
+from capmap.file_trace import LibraryFileTrace
 
 LOG_TAIL_BYTES = 4096
 
@@ -34,6 +35,8 @@ class ProbeContext:
     products: dict[str, Any] = field(default_factory=dict)
     # The capture wrapper, set by the eager run unless the run or the case turned flattening off.
     flat: FlatCase | None = None
+    # The library files the case depends on; building a deferred target already added to it.
+    files: LibraryFileTrace | None = None
 
     @property
     def exported_program(self) -> Any:
@@ -51,6 +54,20 @@ class ProbeContext:
         if self.flat is not None:
             return tuple(self.flat.plan.rebuild(self.flat.plan.fresh_tensors()))
         return tuple(clone_inputs(self.case.inputs))
+
+    def call(self, *values: Any) -> Any:
+        """The case called on `fresh_inputs()`: with flattening, a method's receiver comes first."""
+        return self.flat.call(*values) if self.flat is not None else self.case.callable()(*values)
+
+    def case_function(self) -> Any:
+        """What torch.compile compiles, a function of `fresh_inputs()`: the case's own callable,
+        or for a method on a library object a function of the object and the arguments (what a
+        user compiles); never capmap's wrapper, whose frame would count every graph break twice."""
+        return self.flat.function if self.flat is not None else self.case.callable()
+
+    def with_receiver(self, out: Any, values: tuple[Any, ...]) -> Any:
+        """A compiled call's result as `call` returns it: with the receiver when it changes."""
+        return (out, values[0]) if self.flat is not None and self.flat.receiver_out else out
 
     def capture_module(self) -> torch.nn.Module:
         """What the export paths trace: the wrapper (tensors in, tensors out), else the case as is."""

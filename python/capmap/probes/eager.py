@@ -27,12 +27,12 @@ PATH = CapturePath(
 
 def probe(ctx: ProbeContext) -> dict[str, Any]:
     # The library files the call runs: `capmap run --changed` re-runs only the cases a change touches.
-    trace = LibraryFileTrace(ctx.root)
+    trace = ctx.files if ctx.files is not None else LibraryFileTrace(ctx.root)
     if flattening_wanted(ctx.case, ctx.settings):
         ctx.flat = flat_case(ctx.case)
     try:
         with torch.no_grad(), trace:
-            out = ctx.case.callable()(*ctx.fresh_inputs())
+            out = ctx.call(*ctx.fresh_inputs())
     except Exception as exc:  # noqa: BLE001 - a failing call still says which files it ran
         return {"status": "fail", **ctx.error_fields(exc), "files": trace.files()}
     files = trace.files()

@@ -17,7 +17,7 @@ PATH = CapturePath(
     order=20,
     description="torch.export.export at the traced shapes, then the program runs and is compared",
     statuses={"ok": "ok", "ok-unverified": "ok-unverified", "fail": "fail", "mismatch": "mismatch"},
-    fields=("graph_nodes", "strict", "export_seconds", "stage"),
+    fields=("graph_nodes", "graph_inputs", "strict", "export_seconds", "stage"),
     default=True,
 )
 
@@ -33,18 +33,45 @@ def probe(ctx: ProbeContext) -> dict[str, Any]:
         return {"status": "fail", **record, "export_seconds": watch.seconds(), **ctx.error_fields(exc)}
     record["export_seconds"] = watch.seconds()
     record["graph_nodes"] = len(program.graph.nodes)
+    record["graph_inputs"] = len(program.graph_signature.user_inputs)
     ctx.products[PATH.name] = program
 
+    # Running the program updates its buffers in place (a call counter, running statistics);
+    # the ONNX path converts this same program, as a user's export would before any run.
+    state = _ProgramState(program)
     try:
         with torch.no_grad():
             out = program.module()(*ctx.capture_inputs())
     except Exception as exc:  # noqa: BLE001
         return {"status": "fail", **record, "stage": "run", **ctx.error_fields(exc)}
+    finally:
+        state.restore()
     result = compare(ctx.reference, ctx.captured_tensors(out), **ctx.compare_kwargs())
     record.update(result.fields())
     if not result.agrees:
         return {"status": "mismatch", **record, "message": result.detail}
     return {"status": "ok" if ctx.case.check else "ok-unverified", **record}
+
+
+class _ProgramState:
+    """The program's buffers and lifted constants as they were traced. Only a tensor the run
+    wrote into (its version counter moved) is put back: most constants are never written, and
+    some cannot be (an expanded tensor, an inference-mode tensor)."""
+
+    def __init__(self, program: Any) -> None:
+        buffers = set(program.graph_signature.buffers)
+        found = [v for k, v in program.state_dict.items() if k in buffers]
+        found += list(program.constants.values())
+        self.saved: list[tuple[torch.Tensor, int, torch.Tensor]] = []
+        for tensor in found:
+            if isinstance(tensor, torch.Tensor) and not tensor.is_inference():
+                self.saved.append((tensor, tensor._version, tensor.detach().clone()))
+
+    def restore(self) -> None:
+        with torch.no_grad():
+            for tensor, version, value in self.saved:
+                if tensor._version != version:
+                    tensor.copy_(value)
 
 
 def warm() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 from typing import Any
 
 import numpy as np
@@ -29,7 +30,16 @@ PATH = CapturePath(
         "ort-run-fail": "fail",
         "mismatch": "mismatch",
     },
-    fields=("op_types", "size_kb", "stages", "strategy", "shared_trace", "opset"),
+    fields=(
+        "op_types",
+        "graph_inputs",
+        "graph_nodes",
+        "size_kb",
+        "stages",
+        "strategy",
+        "shared_trace",
+        "opset",
+    ),
     builds_on=("export",),
     fail_status="export-fail",
     default=True,
@@ -101,7 +111,10 @@ def probe(ctx: ProbeContext) -> dict[str, Any]:
         program = torch.onnx.export(model, ctx.capture_inputs(), dynamo=True, opset_version=opset)
     except Exception as exc:  # noqa: BLE001 - the failure is what this path reports
         stages["export"] = watch.seconds()
-        return {"status": "export-fail", **record, **ctx.error_fields(exc)}
+        failure = {"status": "export-fail", **record, **ctx.error_fields(exc)}
+        if not failure.get("frames") and shared is not None:
+            failure["frames"] = node_frames(ctx, shared, failure.get("message", ""))
+        return failure
     stages["export"] = watch.seconds()
     if shared is not None:
         record["strategy"] = "strict" if ctx.settings.get("export_strict") else "non-strict"
@@ -130,12 +143,36 @@ def probe(ctx: ProbeContext) -> dict[str, Any]:
     return {"status": "ok" if ctx.case.check else "ok-unverified", **record}
 
 
+_FAILED_OP = re.compile(r"op='([\w.:]+)', overload='(\w+)'")
+_STACK_FRAME = re.compile(r'File "([^"]+)", line (\d+), in (\S+)')
+
+
+def node_frames(ctx: ProbeContext, program: Any, message: str) -> list[str]:
+    """The library lines that made the graph node a conversion failed on: the exporter raises
+    from its own code, but each node of the program keeps the stack that created it."""
+    match = _FAILED_OP.search(message)
+    if match is None or ctx.root is None:
+        return []
+    wanted = f"{match.group(1)}.{match.group(2)}"
+    for node in program.graph.nodes:
+        if node.op != "call_function" or str(node.target) != wanted:
+            continue
+        stack = node.meta.get("stack_trace") or ""
+        found = _STACK_FRAME.findall(stack)
+        frames = [ctx.root.format(f, int(line), fn) for f, line, fn in found if ctx.root.shows(f)]
+        if frames:
+            return frames[-3:]
+    return []
+
+
 def load_checked(
     ctx: ProbeContext, proto: Any, record: dict[str, Any], stages: dict[str, float]
 ) -> tuple[Any, dict[str, Any] | None]:
     """Notes the model's operators and size, checks it, loads it in ONNX Runtime: the session,
     or the record of the stage that failed."""
     record["op_types"] = sorted(op_types(proto))
+    record["graph_inputs"] = len(proto.graph.input)
+    record["graph_nodes"] = len(proto.graph.node)
     record["size_kb"] = round(proto.ByteSize() / 1024, 1)
     watch = Stopwatch()
     try:
@@ -222,7 +259,11 @@ def _feeds(session: Any, inputs: tuple[Any, ...]) -> dict[str, np.ndarray]:
         raise ValueError(
             f"the ONNX graph takes {len(names)} inputs but the case passes {len(tensors)} tensors"
         )
-    return {name: t.detach().cpu().contiguous().numpy() for name, t in zip(names, tensors, strict=True)}
+    # ONNX has no complex inputs: the exporter takes a complex tensor as its real view (last dim 2).
+    return {
+        name: (torch.view_as_real(t) if t.is_complex() else t).detach().cpu().contiguous().numpy()
+        for name, t in zip(names, tensors, strict=True)
+    }
 
 
 def prepare() -> None:

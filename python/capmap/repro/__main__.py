@@ -131,7 +131,7 @@ def _follow(args: argparse.Namespace) -> int:
 
 
 def _check(args: argparse.Namespace, source: Source) -> int:
-    from capmap.repro.check import limits_for, reproduces, run_script
+    from capmap.repro.check import CHECK_FAILED, limits_for, reproduces, run_script
     from capmap.repro.script import file_stem, write_script
 
     cells = source.failing()
@@ -148,9 +148,11 @@ def _check(args: argparse.Namespace, source: Source) -> int:
     folder = _script_dir(args, source.file)
     results = os.fdopen(args.results_fd, "w", buffering=1) if args.results_fd >= 0 else None
     failed: list[str] = []
+    broken: list[str] = []
     reproduced = 0
     for cell in cells:
         case = cases.get(cell.case)
+        check_failed = False
         if case is None:
             line = f"case {cell.case!r} is no longer in {', '.join(specs)}"
             ok, script_text, outcome_line = False, "", line
@@ -161,10 +163,13 @@ def _check(args: argparse.Namespace, source: Source) -> int:
             ok = reproduces(cell.record, outcome)
             script_text = script.read_text(encoding="utf-8")
             outcome_line = outcome.line()
+            check_failed = outcome.status == CHECK_FAILED
+            if check_failed:
+                broken.append(f"{cell.case} {cell.path}: {outcome.message}")
         reproduced += ok
         mark = "reproduced    " if ok else "NOT reproduced"
         print(f"{mark}  {cell.case} {cell.path}: {outcome_line}", flush=True)
-        if not ok:
+        if not ok and not check_failed:
             failed.append(
                 f"{cell.case} {cell.path}: recorded {cell.status}: "
                 f"{_first(cell.record.get('message', ''))}; the script gave {outcome_line}"
@@ -180,7 +185,11 @@ def _check(args: argparse.Namespace, source: Source) -> int:
         print("not reproduced (the record may come from the harness, not the operator):")
         for line in failed:
             print(f"  {line}")
-    return 0 if not failed else 1
+    if broken:
+        print("checks that failed for their own reasons (no verdict on the record):")
+        for line in broken:
+            print(f"  {line}")
+    return 0 if not failed and not broken else 1
 
 
 def _first(text: Any) -> str:

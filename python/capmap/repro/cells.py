@@ -11,8 +11,17 @@ from typing import Any
 from capmap.cases import RegistryError
 
 CAPTURE_PATHS = ("onnx", "export", "compile")
-# Raw statuses that are not failures (page status ok, ok-breaks, ok-unverified or n/a).
-NOT_FAILING = {"ok", "ok-breaks", "ok-unverified", "skipped", "eager-fail", "no-tensor-output", "missing"}
+# Raw statuses that are not failures (page status ok, ok-breaks, ok-unverified, constant or n/a).
+NOT_FAILING = {
+    "ok",
+    "ok-breaks",
+    "ok-unverified",
+    "constant",
+    "skipped",
+    "eager-fail",
+    "no-tensor-output",
+    "missing",
+}
 SQLITE_MAGIC = b"SQLite format 3\x00"
 
 

@@ -43,11 +43,22 @@ class Outcome:
         """`checker-fail (ValidationError): first line` — what the page and the report show."""
         if self.signal:
             return f"{self.status}: killed by {self.signal}"
+        if self.status == CHECK_FAILED:
+            return f"the check itself failed (the script raised): {self.message}"
         if self.status == "crashed" and self.exit is not None:
             return f"{self.status}: exit {self.exit}"
         kind = f" ({self.error_type})" if self.error_type else ""
         first = first_line(self.message)
         return f"{self.status}{kind}: {first}" if first else f"{self.status}{kind}"
+
+
+# The outcome of a script that raised before printing its verdict: the check says nothing of the
+# record, and the line it shows is the traceback's last.
+CHECK_FAILED = "check-failed"
+
+
+def last_line(text: str) -> str:
+    return next((s.strip() for s in reversed(str(text).splitlines()) if s.strip()), "")
 
 
 def first_line(text: str) -> str:
@@ -131,6 +142,9 @@ def run_script(script: Path, timeout: float, memory_limit: int, python: str = sy
         at = output.rfind("outcome: ", 0, at)
     match = _OUTCOME.match(output[at:].strip()) if at >= 0 else None
     if match is None:
+        if proc.returncode != 0 and "Traceback (most recent call last)" in output:
+            # The script raised before it reached a verdict: the check failed, not the record.
+            return Outcome(CHECK_FAILED, exit=proc.returncode, message=last_line(output), output_tail=tail)
         return Outcome("crashed", exit=proc.returncode, message=first_line(output[-500:]), output_tail=tail)
     return Outcome(
         match.group(1), match.group(2) or "", clean_message(match.group(3) or ""), output_tail=tail

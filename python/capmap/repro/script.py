@@ -192,7 +192,8 @@ def choose_target(case: Case) -> Target:
             return Target(built[0], saved, built[1], False)
     if inputs_size is not None:
         if named and _resolve(case.ref) is target:
-            return Target([f"target = {case.ref}"], saved, _imports_for(case.ref), False)
+            expression, imports = _expression(case.ref, target)
+            return Target([f"target = {expression}"], saved, imports, False)
         class_name = None if named else _class_name(target)
         if class_name is not None:
             size = _saved_size(target)
@@ -212,6 +213,31 @@ def choose_target(case: Case) -> Target:
         "target = case.target",
     ]
     return Target(lines, {}, [], True)
+
+
+def _walk(dotted: str) -> Any:
+    """What `dotted` reaches by attributes from its top-level package, as a script's code does:
+    a package attribute may shadow its submodule (a function `accuracy` in the package of the
+    module `accuracy`), which only importing the module by name gets past."""
+    parts = dotted.split(".")
+    try:
+        found: Any = importlib.import_module(parts[0])
+    except ImportError:
+        return None
+    for part in parts[1:]:
+        found = getattr(found, part, None)
+    return found
+
+
+def _expression(dotted: str, obj: Any) -> tuple[str, list[str]]:
+    """Code that evaluates to `obj`, and the modules it imports: its shortest public name when
+    the attributes lead there, else the module imported by name."""
+    alias = _shortest_alias(dotted, obj)
+    if _same(_walk(alias), obj):
+        return alias, _imports_for(alias)
+    module = _module_prefix(alias)
+    rest = alias[len(module) + 1 :]
+    return f'importlib.import_module("{module}").{rest}', ["importlib"]
 
 
 def _same(found: Any, obj: Any) -> bool:
@@ -309,13 +335,18 @@ def _flattening(case: Case, settings: dict[str, Any]) -> bool:
     return bool(flattening_wanted(case, settings))
 
 
-def _input_layout(inputs: list[Any]) -> list[int | None] | None:
+def _input_layout(case: Case) -> list[int | None] | None:
     """For inputs that are each a tensor or a constant without tensors: which graph input each
     tensor is (a tensor passed twice is one graph input), None for a constant. None when an
-    input holds tensors inside a container or an object (capmap's wrapper rebuilds those)."""
-    from capmap.capture import _Const, _Leaf, plan_inputs
+    input holds tensors inside a container or an object, when a method's object is opened as a
+    graph input, or when a network is among the inputs (capmap's wrapper handles those)."""
+    from capmap.capture import _Const, _Leaf, has_receiver, plan_inputs
 
-    plan = plan_inputs(list(inputs))
+    if has_receiver(case):
+        return None
+    plan = plan_inputs(list(case.inputs))
+    if plan.networks:
+        return None
     layout: list[int | None] = []
     for node in plan.nodes:
         if isinstance(node, _Leaf):
@@ -546,6 +577,7 @@ def _case_lines(case: Case, target: Target, flat: bool, layout: list[int | None]
         "from capmap.cases import Case",
         "",
         f"flat = flat_case(Case({case.name!r}, 'repro', target, inputs, kwargs, method={case.method!r}))",
+        "call = flat.call  # a method's object comes first among the rebuilt inputs",
         "capture_module = lambda: flat.module  # noqa: E731",
         "capture_inputs = flat.plan.fresh_tensors",
         "",
@@ -668,7 +700,7 @@ def script_text(case: Case, cell: Cell, run: RunInfo, target: Target, pt_name: s
     strict = bool(settings.get("export_strict", False))
     opset = int(settings.get("opset", 18))
     flat = _flattening(case, settings)
-    layout = _input_layout(case.inputs) if flat else None
+    layout = _input_layout(case) if flat else None
     settings_text = ", ".join(f"{k} {v}" for k, v in sorted(settings.items()))
     lines = [
         f"# Reproduces capmap's record of case {case.name!r}, path {cell.path!r}, outside capmap.",

@@ -7,6 +7,8 @@
   var FAIL = { fail: 1, mismatch: 1, specialized: 1, crashed: 1, timeout: 1, oom: 1 };
   var PASS = { ok: 1, "ok-breaks": 1, "ok-unverified": 1 };
   var LABEL = { "ok-breaks": "ok, breaks", "ok-unverified": "ok, unverified" };
+  // Wide screens show every filter; narrow ones fold them behind a button.
+  var NARROW = "(max-width: 699px)";
 
   // In a Sphinx page the script precedes the tables it adopts.
   if (document.readyState === "loading") {
@@ -53,14 +55,26 @@
     });
 
     // Fills in what the data leaves out because a template or the section gives it.
+    // A result that is not http(s) or relative (javascript:, data:, ...) is no link.
     function expand(template, values) {
-      return template.replace(/\{(revision|path|line|ref)\}/g, function (whole, key) {
+      var url = template.replace(/\{(revision|path|line|ref)\}/g, function (whole, key) {
         return values[key] !== undefined ? values[key] : whole;
       });
+      if (/[\x00-\x20\x7f]/.test(url)) return "";
+      if (/^https?:\/\//i.test(url)) return url;
+      return url.split(/[\/?#]/)[0].indexOf(":") < 0 ? url : "";
     }
     function derive(c, ci) {
       if (c.n === undefined) c.n = c.v ? c.o + "[" + c.v + "]" : c.o;
       c.k = sections[sectionOf[ci]].package;
+      // The public name: the section's package and the operator unless the data says.
+      if (c.pn === undefined) c.pn = data.root + "." + sections[sectionOf[ci]].title + "." + c.o;
+      // Where it is defined: the ref, with the method of a class case.
+      c.dn = c.ref || "";
+      var dot = c.o.indexOf(".");
+      if (c.ref && dot > 0 && c.ref.slice(c.ref.lastIndexOf(".") + 1) === c.o.slice(0, dot)) {
+        c.dn = c.ref + c.o.slice(dot);
+      }
       if (c.u === undefined && data.docs_url && c.ref) c.u = expand(data.docs_url, { ref: c.ref });
       c.c.forEach(function (cause) {
         var at = cause.l ? /^(.*):(\d+)$/.exec(cause.l) : null;
@@ -72,17 +86,31 @@
 
     var categoryNames = [];
     var packageNames = [];
+    function addOnce(list, item) { if (list.indexOf(item) < 0) list.push(item); }
     cases.forEach(function (c, ci) {
       derive(c, ci);
-      var parts = [c.n, c.o, c.v || "", c.note || "", c.ref || "", (c.fl || []).join("\n")];
+      // Every name the operator is reachable by: the public one (whose tail is the
+      // "transform.warp_perspective" a reader types), where it is defined, and the case's own.
+      var parts = [c.n, c.pn, c.dn, c.v || "", c.note || "", (c.fl || []).join("\n")];
       var cats = [];
+      var failCats = [];
+      var breakCats = [];
+      var pathCats = paths.map(function () { return []; });
       var texts = [];
       c.c.forEach(function (cause) {
         parts.push(cause.t, cause.l || "", cause.g);
-        if (cats.indexOf(cause.g) < 0) cats.push(cause.g);
-        if (texts.indexOf(cause.t) < 0) texts.push(cause.t);
-        if (categoryNames.indexOf(cause.g) < 0) categoryNames.push(cause.g);
+        addOnce(cats, cause.g);
+        if (!cause.k) {
+          addOnce(failCats, cause.g);
+          cause.p.forEach(function (pi) { addOnce(pathCats[pi], cause.g); });
+        }
+        if (cause.k === "b") addOnce(breakCats, cause.g);
+        addOnce(texts, cause.t);
+        addOnce(categoryNames, cause.g);
       });
+      c.failCats = failCats;
+      c.breakCats = breakCats;
+      c.pathCats = pathCats;
       if (packageNames.indexOf(c.k) < 0) packageNames.push(c.k);
       c.search = parts.join("\n").toLowerCase();
       c.cats = cats;
@@ -106,17 +134,49 @@
 
     var state = { q: "", view: "all", cat: "", pkg: "", cause: "" };
 
-    // Controls.
-    var controls = el("div", "cm-controls");
-    var searchLabel = el("label", "", "Search");
+    // The categories a case counts under in a view: a path's view counts the
+    // causes of failure on that path, "Any failure" every cause of failure,
+    // "Graph breaks" the break reasons, the others every cause.
+    var viewPath = {};
+    paths.forEach(function (p, pi) { viewPath["fail-" + p.id] = pi; });
+    function categoriesIn(c, view) {
+      if (viewPath[view] !== undefined) return c.pathCats[viewPath[view]];
+      if (view === "fail") return c.failCats;
+      if (view === "breaks") return c.breakCats;
+      return c.cats;
+    }
+
+    // Controls: a toolbar that stays in view (the page's own slot, else above the tables).
+    var toolbar = document.getElementById("cm-controls");
+    if (!toolbar) {
+      toolbar = el("div", "cm-toolbar");
+      toolbar.id = "cm-controls";
+      toolbar.setAttribute("role", "search");
+      mount.appendChild(toolbar);
+    }
+    var searchRow = el("div", "cm-search-row");
+    var searchLabel = el("label", "cm-search-label", "Search");
+    searchLabel.htmlFor = "cm-q";
     var search = el("input");
     search.type = "search";
     search.id = "cm-q";
-    search.placeholder = "operator, variant, note or cause";
+    search.placeholder = "Name, e.g. " + (data.root || "lib") + ".color.rgb_to_grayscale — press /";
     search.autocomplete = "off";
+    search.spellcheck = false;
+    search.setAttribute("aria-keyshortcuts", "/");
     search.setAttribute("aria-controls", "cm-tables");
-    searchLabel.appendChild(search);
-    controls.appendChild(searchLabel);
+    searchRow.appendChild(searchLabel);
+    searchRow.appendChild(search);
+    var filtersToggle = el("button", "cm-filters-toggle", "Filters");
+    filtersToggle.type = "button";
+    filtersToggle.setAttribute("aria-expanded", "false");
+    filtersToggle.setAttribute("aria-controls", "cm-filters");
+    searchRow.appendChild(filtersToggle);
+    toolbar.appendChild(searchRow);
+    var filters = el("div", "cm-filters");
+    filters.id = "cm-filters";
+    var controls = el("div", "cm-controls");
+    filters.appendChild(controls);
 
     function makeSelect(id, label, anyText, names) {
       var wrap = el("label", "", label);
@@ -171,21 +231,68 @@
     status.setAttribute("aria-live", "polite");
     search.setAttribute("aria-describedby", "cm-status");
 
-    mount.appendChild(controls);
-    mount.appendChild(viewBar);
-    mount.appendChild(chip);
-    mount.appendChild(status);
+    filters.appendChild(viewBar);
+    toolbar.appendChild(filters);
+    var statusRow = el("div", "cm-status-row");
+    statusRow.appendChild(status);
+    statusRow.appendChild(chip);
+    toolbar.appendChild(statusRow);
+    // What the reader sees when nothing matches, with a way out.
+    var empty = el("div", "cm-empty");
+    empty.hidden = true;
+    var emptyText = el("p", "");
+    var emptyReset = el("button", "cm-reset", "Clear the search and filters");
+    emptyReset.type = "button";
+    empty.appendChild(emptyText);
+    empty.appendChild(emptyReset);
+    mount.appendChild(empty);
+
+    function narrow() { return window.matchMedia && window.matchMedia(NARROW).matches; }
+    function showFilters(open) {
+      toolbar.classList.toggle("cm-filters-open", open);
+      filtersToggle.setAttribute("aria-expanded", open ? "true" : "false");
+    }
+    filtersToggle.addEventListener("click", function () {
+      showFilters(!toolbar.classList.contains("cm-filters-open"));
+    });
+    // Sticky table headers sit just below the toolbar, whatever its height.
+    var toolbarHeight = "";
+    function measureToolbar() {
+      var height = Math.ceil(toolbar.getBoundingClientRect().height) + "px";
+      if (height === toolbarHeight) return;
+      toolbarHeight = height;
+      document.documentElement.style.setProperty("--cm-top", height);
+    }
+    // Measured after the first layout (never forcing one before the rows exist).
+    if (window.ResizeObserver) new ResizeObserver(measureToolbar).observe(toolbar);
+    else setTimeout(measureToolbar, 0);
 
     // Rows: one per case, built once; filtering only toggles `hidden`.
     var rows = new Array(cases.length);
     var sectionNodes = new Array(sections.length);
     var sectionCounts = new Array(sections.length);
 
+    // Cause text with its `code` spans as <code>.
+    function appendText(node, text) {
+      var parts = text.split("`");
+      if (parts.length < 3 || parts.length % 2 === 0) {
+        node.appendChild(document.createTextNode(text));
+        return;
+      }
+      parts.forEach(function (part, i) {
+        if (!part) return;
+        node.appendChild(i % 2 ? el("code", "", part) : document.createTextNode(part));
+      });
+    }
+    var KIND_CLASS = { b: "cause k-break", n: "cause k-notrun", o: "cause k-note" };
+    var KIND_WORD = { b: " (graph break)", n: "", o: "" };
     function causeNode(cause) {
-      var line = el("div", "cause");
+      var line = el("div", KIND_CLASS[cause.k] || "cause k-fail");
       line.title = cause.g;
-      line.appendChild(el("b", "", cause.p.map(function (i) { return paths[i].short; }).join(", ")));
-      line.appendChild(document.createTextNode(": " + cause.t));
+      var who = cause.p.map(function (i) { return paths[i].short; }).join(", ");
+      line.appendChild(el("b", "", who + (KIND_WORD[cause.k] || "")));
+      line.appendChild(document.createTextNode(": "));
+      appendText(line, cause.t);
       if (cause.l) {
         line.appendChild(document.createTextNode(" ("));
         var loc;
@@ -199,6 +306,111 @@
         line.appendChild(document.createTextNode(")"));
       }
       return line;
+    }
+
+    // A failure's details, built when first opened: the error, the measured
+    // difference, what to try, and the command that writes a repro script.
+    var panelCount = 0;
+    // One listener for every "What now?" button (rows are many, failures fewer).
+    function detailsToggle(c, cause, td) {
+      var button = el("button", "cm-why", "What now?");
+      button.type = "button";
+      button.setAttribute("aria-expanded", "false");
+      button.setAttribute("aria-label", "Details and remedy: " + c.n + ", " + cause.p.map(function (i) { return paths[i].label; }).join(", "));
+      button.cmCase = c;
+      button.cmCause = cause;
+      td.appendChild(button);
+    }
+    document.addEventListener("click", function (event) {
+      var button = event.target && event.target.closest ? event.target.closest("button.cm-why") : null;
+      if (!button || !button.cmCause) return;
+      var panel = button.cmPanel;
+      if (!panel) {
+        panel = button.cmPanel = failurePanel(button.cmCase, button.cmCause);
+        panel.id = "cm-why-" + (++panelCount);
+        button.setAttribute("aria-controls", panel.id);
+        button.parentNode.insertBefore(panel, button.nextSibling);
+      } else {
+        panel.hidden = !panel.hidden;
+      }
+      button.setAttribute("aria-expanded", panel.hidden ? "false" : "true");
+    });
+    function failurePanel(c, cause) {
+      var panel = el("div", "cm-why-panel");
+      if (cause.x) {
+        panel.appendChild(el("p", "cm-why-h", "Error"));
+        var pre = el("pre", "cm-excerpt");
+        pre.appendChild(el("code", "", cause.x));
+        panel.appendChild(pre);
+      }
+      if (cause.m) panel.appendChild(el("p", "", "Measured: " + cause.m));
+      var remedy = data.rm && data.rm[cause.t];
+      if (remedy) {
+        var what = el("p", "cm-remedy");
+        what.appendChild(el("b", "", "What to try: "));
+        appendText(what, remedy);
+        panel.appendChild(what);
+      }
+      cause.p.forEach(function (pi) {
+        var command = "capmap repro '" + c.n.replace(/'/g, "'\\''") + "' --path " + paths[pi].id;
+        var line = el("p", "cm-command");
+        line.appendChild(document.createTextNode("Reproduce (" + paths[pi].label + "): "));
+        var code = el("code", "", command);
+        line.appendChild(code);
+        var copy = el("button", "cm-copy", "Copy");
+        copy.type = "button";
+        copy.setAttribute("aria-label", "Copy: " + command);
+        copy.addEventListener("click", function () {
+          function done(ok) { copy.textContent = ok ? "Copied" : "Select and copy"; }
+          if (navigator.clipboard && navigator.clipboard.writeText) {
+            navigator.clipboard.writeText(command).then(function () { done(true); }, function () { done(false); });
+          } else {
+            done(false);
+          }
+        });
+        line.appendChild(copy);
+        panel.appendChild(line);
+        (c.r || []).forEach(function (r) {
+          if (r[0] !== pi) return;
+          panel.appendChild(el("p", "cm-verdict",
+            (r[1] ? "Reproduced outside capmap: " : "Did not reproduce outside capmap: ") + r[2]));
+        });
+      });
+      return panel;
+    }
+
+    // Fills a node with text, marking what the search terms match.
+    function fillMarked(node, text, terms) {
+      if (!terms.length) {
+        node.textContent = text;
+        return;
+      }
+      node.textContent = "";
+      var lower = text.toLowerCase();
+      var ranges = [];
+      terms.forEach(function (t) {
+        for (var at = lower.indexOf(t); at >= 0; at = lower.indexOf(t, at + t.length)) {
+          ranges.push([at, at + t.length]);
+        }
+      });
+      ranges.sort(function (a, b) { return a[0] - b[0]; });
+      var merged = [];
+      ranges.forEach(function (r) {
+        var last = merged[merged.length - 1];
+        if (last && r[0] <= last[1]) last[1] = Math.max(last[1], r[1]); else merged.push(r.slice());
+      });
+      function plain(from, to, into) {
+        into.appendChild(document.createTextNode(text.slice(from, to)));
+      }
+      var pos = 0;
+      merged.forEach(function (r) {
+        if (r[0] > pos) plain(pos, r[0], node);
+        var mark = el("mark");
+        plain(r[0], r[1], mark);
+        node.appendChild(mark);
+        pos = r[1];
+      });
+      if (pos < text.length) plain(pos, text.length, node);
     }
 
     // A failing path checked by `capmap repro --check`: a mark (reproduced or not)
@@ -278,20 +490,32 @@
       } else {
         op.appendChild(code);
       }
+      if (c.pn) {
+        var qn = el("span", "qn", c.pn);
+        op.appendChild(qn);
+        tr.cmQn = qn;
+      }
+      tr.cmCode = code;
       if (c.note) op.appendChild(el("span", "note", c.note));
       // What the capture wrapper opened, so a reader knows the graph's edges are tensors.
       if (c.fl) op.appendChild(el("span", "note flattened", "flattened: " + c.fl.join("; ")));
       tr.appendChild(op);
-      tr.appendChild(el("td", "", c.v || ""));
+      tr.appendChild(el("td", "var", c.v || ""));
       c.st.forEach(function (s, pi) {
-        var td = el("td");
+        var td = el("td", "path");
+        td.setAttribute("data-label", paths[pi].label);
         td.appendChild(el("span", "badge " + statusClass(s), LABEL[s] || s));
         reproControls(c, pi, td);
         tr.appendChild(td);
       });
-      tr.appendChild(el("td", "num", c.gb === undefined ? "" : c.gb));
+      var gb = el("td", "num gb", c.gb === undefined ? "" : c.gb);
+      gb.setAttribute("data-label", "graph breaks");
+      tr.appendChild(gb);
       var causes = el("td", "causes");
-      c.c.forEach(function (cause) { causes.appendChild(causeNode(cause)); });
+      c.c.forEach(function (cause) {
+        causes.appendChild(causeNode(cause));
+        if (!cause.k) detailsToggle(c, cause, causes);
+      });
       tr.appendChild(causes);
       return tr;
     }
@@ -320,6 +544,10 @@
         var tr = buildRow(cases[ci]);
         tr.hidden = !visibleNow[ci];
         rows[ci] = tr;
+        if (markTerms.length && visibleNow[ci]) {
+          paintName(ci, markTerms);
+          markedRows.push(ci);
+        }
         frag.appendChild(tr);
       }
       if (frag) bodies[fragSection].appendChild(frag);
@@ -342,6 +570,32 @@
           var trs = tables[si].tBodies.length ? tables[si].tBodies[0].rows : [];
           s.cases.forEach(function (ci, j) { rows[ci] = trs[j]; });
           sectionNodes[si] = tables[si].closest("section") || tables[si];
+          // Narrow screens stack each row as a card: its badges need their path's name.
+          tables[si].classList.add("cm-cases");
+          var labels = [];
+          if (tables[si].tHead && tables[si].tHead.rows.length) {
+            Array.prototype.forEach.call(tables[si].tHead.rows[0].cells, function (th) { labels.push(th.textContent.trim()); });
+          }
+          Array.prototype.forEach.call(trs, function (tr, j) {
+            var cells = tr.cells;
+            for (var k = 2; k < cells.length - 1; k++) {
+              cells[k].setAttribute("data-label", labels[k] || "");
+              cells[k].className += k < cells.length - 2 ? " path" : " gb";
+            }
+            if (cells.length) {
+              cells[0].className += " op";
+              var ci = s.cases[j];
+              if (ci !== undefined && cases[ci].pn) cells[0].appendChild(el("span", "qn", cases[ci].pn));
+              cells[1].className += " var";
+              cells[cells.length - 1].className += " causes";
+              // Each failure opens to its error, remedy and repro command, as on the HTML page.
+              if (ci !== undefined) {
+                cases[ci].c.forEach(function (cause) {
+                  if (!cause.k) detailsToggle(cases[ci], cause, cells[cells.length - 1]);
+                });
+              }
+            }
+          });
         });
       }
     } else {
@@ -353,7 +607,7 @@
         var count = el("span", "n", "");
         h.appendChild(count);
         sec.appendChild(h);
-        var wrap = el("div", "cm-scroll");
+        // No scrolling wrapper: it would keep the header row from sticking.
         var table = el("table", "cm-cases");
         table.setAttribute("aria-label", s.title);
         var head = el("thead");
@@ -371,8 +625,7 @@
         var body = el("tbody");
         bodies[si] = body;
         table.appendChild(body);
-        wrap.appendChild(table);
-        sec.appendChild(wrap);
+        sec.appendChild(table);
         container.appendChild(sec);
         sectionNodes[si] = sec;
         sectionCounts[si] = count;
@@ -443,13 +696,18 @@
         var visible = false;
         if (match) {
           var inPkg = !state.pkg || c.k === state.pkg;
-          var inCat = !state.cat || c.cats.indexOf(state.cat) >= 0;
+          var inCat = !state.cat || categoriesIn(c, state.view).indexOf(state.cat) >= 0;
           var inView = (c.mask & bit) !== 0;
-          if (inPkg && inCat) {
-            for (var v = 0; v < views.length; v++) if (c.mask & (1 << v)) viewCounts[v]++;
+          if (inPkg) {
+            for (var v = 0; v < views.length; v++) {
+              if (!(c.mask & (1 << v))) continue;
+              if (state.cat && categoriesIn(c, views[v].id).indexOf(state.cat) < 0) continue;
+              viewCounts[v]++;
+            }
           }
           if (inPkg && inView) {
-            for (var g = 0; g < c.cats.length; g++) catCounts[c.cats[g]] = (catCounts[c.cats[g]] || 0) + 1;
+            var counted = categoriesIn(c, state.view);
+            for (var g = 0; g < counted.length; g++) catCounts[counted[g]] = (catCounts[counted[g]] || 0) + 1;
           }
           if (inCat && inView) pkgCounts[c.k] = (pkgCounts[c.k] || 0) + 1;
           visible = inPkg && inCat && inView;
@@ -465,10 +723,10 @@
       }
       if (usable) {
         for (var s = 0; s < sections.length; s++) {
-          var empty = perSection[s] === 0;
-          if (sectionHidden[s] !== empty) {
-            sectionNodes[s].hidden = empty;
-            sectionHidden[s] = empty;
+          var none = perSection[s] === 0;
+          if (sectionHidden[s] !== none) {
+            sectionNodes[s].hidden = none;
+            sectionHidden[s] = none;
           }
           if (sectionCounts[s]) {
             setText(sectionCounts[s], "(" + perSection[s] + " of " + sections[s].cases.length + ")");
@@ -485,9 +743,66 @@
       packageNames.forEach(function (name) {
         setText(pkgSelect.options[name], (name || "(no package)") + " (" + (pkgCounts[name] || 0) + ")");
       });
+      // Folded filters still say how many are set.
+      var active = (state.view !== "all" ? 1 : 0) + (state.cat ? 1 : 0) + (state.pkg ? 1 : 0);
+      setText(filtersToggle, active ? "Filters (" + active + ")" : "Filters");
       setText(status, "Showing " + shown + " of " + cases.length + " cases" + selectionNote);
       status.setAttribute("data-shown", String(shown));
+      empty.hidden = shown > 0;
+      if (shown === 0) setText(emptyText, nothingText(terms));
+      // Marks wait for a pause in typing, so a keystroke only filters.
+      clearTimeout(markTimer);
+      markTimer = setTimeout(function () { highlight(terms, shown); }, terms.length ? 120 : 0);
       writeFragment();
+    }
+
+    // Says what was asked and how to widen it.
+    function nothingText(terms) {
+      var asked = [];
+      if (state.q) asked.push("\u201c" + state.q + "\u201d");
+      if (state.view !== "all") views.forEach(function (v) { if (v.id === state.view) asked.push("view " + v.label); });
+      if (state.cat) asked.push("category " + state.cat);
+      if (state.pkg) asked.push("package " + state.pkg);
+      if (state.cause) asked.push("cause " + state.cause);
+      var text = "No case matches " + asked.join(", ") + ".";
+      if (terms.length) {
+        var last = terms[terms.length - 1].split(".").pop();
+        text += " Names are searched as written in the library (" + (data.root || "lib") +
+          ".color.rgb_to_grayscale); try fewer words or only the last part of the name" +
+          (last ? " (\u201c" + last + "\u201d)" : "") + ".";
+      }
+      if (state.view !== "all" || state.cat || state.pkg || state.cause) text += " Filters narrow the search too.";
+      return text;
+    }
+
+    // Marks the search words in the names of the rows shown, when few enough are shown.
+    var MARK_LIMIT = 400;
+    var markTimer = 0;
+    var markTerms = [];
+    var markedRows = [];
+    function highlight(terms, shown) {
+      var wanted = terms.length && shown <= MARK_LIMIT && !adopt ? terms : [];
+      var key = wanted.join(" ");
+      if (!key) {
+        markedRows.forEach(function (ci) { paintName(ci, []); });
+        markedRows = [];
+        markTerms = [];
+        return;
+      }
+      markTerms = wanted;
+      // Rows shown get the new marks; hidden ones keep theirs until they show again.
+      for (var i = 0; i < cases.length; i++) {
+        if (!visibleNow[i] || !rows[i] || rows[i].cmMarked === key) continue;
+        if (!rows[i].cmMarked) markedRows.push(i);
+        paintName(i, wanted);
+      }
+    }
+    function paintName(ci, terms) {
+      var tr = rows[ci];
+      if (!tr || !tr.cmCode) return;
+      tr.cmMarked = terms.join(" ");
+      fillMarked(tr.cmCode, cases[ci].o, terms);
+      if (tr.cmQn) fillMarked(tr.cmQn, cases[ci].pn, terms);
     }
 
     function update(change) {
@@ -496,11 +811,22 @@
       apply();
     }
 
-    search.addEventListener("input", function () { update({ q: search.value }); });
-    catSelect.select.addEventListener("change", function () { update({ cat: catSelect.select.value }); });
-    pkgSelect.select.addEventListener("change", function () { update({ pkg: pkgSelect.select.value }); });
+    // A reader who searches from the top of the page is taken to the rows once.
+    var casesSection = document.getElementById("cm-cases") || mount;
+    function reveal() {
+      if (casesSection.getBoundingClientRect().top > window.innerHeight * 0.8) {
+        casesSection.scrollIntoView({ block: "start" });
+      }
+    }
+    search.addEventListener("input", function () { update({ q: search.value }); reveal(); });
+    catSelect.select.addEventListener("change", function () { update({ cat: catSelect.select.value }); reveal(); });
+    pkgSelect.select.addEventListener("change", function () { update({ pkg: pkgSelect.select.value }); reveal(); });
     viewButtons.forEach(function (button) {
-      button.addEventListener("click", function () { update({ view: button.getAttribute("data-view") }); });
+      button.addEventListener("click", function () { update({ view: button.getAttribute("data-view") }); reveal(); });
+    });
+    emptyReset.addEventListener("click", function () {
+      update({ q: "", view: "all", cat: "", pkg: "", cause: "" });
+      search.focus();
     });
     chipClear.addEventListener("click", function () { update({ cause: "" }); search.focus(); });
     reset.addEventListener("click", function () {
@@ -508,12 +834,23 @@
       search.focus();
     });
     function jumpToCases() {
-      mount.scrollIntoView({ block: "start" });
+      casesSection.scrollIntoView({ block: "start" });
       search.focus({ preventScroll: true });
+    }
+    // A cause or category listed under a path shows that path's failures.
+    function pathView(button) {
+      var path = button.getAttribute("data-path");
+      return path && validView("fail-" + path) ? "fail-" + path : "all";
     }
     document.querySelectorAll("button[data-cause]").forEach(function (button) {
       button.addEventListener("click", function () {
-        update({ cause: button.getAttribute("data-cause"), view: "all", q: "" });
+        update({ cause: button.getAttribute("data-cause"), view: pathView(button), q: "", cat: "" });
+        jumpToCases();
+      });
+    });
+    document.querySelectorAll("button[data-cat]").forEach(function (button) {
+      button.addEventListener("click", function () {
+        update({ cat: button.getAttribute("data-cat"), view: pathView(button), q: "", cause: "" });
         jumpToCases();
       });
     });
@@ -538,6 +875,7 @@
       }
     });
 
+    showFilters(!narrow());
     readFragment();
     syncControls();
     apply();

@@ -345,6 +345,23 @@ add(
     message="the export path used 4.3 GiB of memory, over the limit of 4.0 GiB, and was killed",
 )
 add("mismatch", "onnx", "mismatch", "numeric-mismatch", message="output 0: shape [2, 3], eager [2, 4]")
+add("mismatch-count", "compile", "mismatch", "numeric-mismatch", message="0 outputs, eager returned 1")
+add(
+    "mismatch-values",
+    "onnx",
+    "mismatch",
+    "numeric-mismatch",
+    message="output 0: 5 of 96 values beyond tolerance (max |diff| 0.031; allowed 0.0002 + 0.001·|eager|)",
+)
+add("mismatch-dtype", "export", "mismatch", "dtype", message="output 1: dtype torch.int64, eager torch.int32")
+add(
+    "mismatch-nan",
+    "onnx",
+    "mismatch",
+    "numeric-mismatch",
+    message="output 0: NaN at 12 different positions (eager 0 NaN, capture 12 of 4096)",
+)
+add("mismatch-non-finite", "compile", "mismatch", "numeric-mismatch", message="output 0: 3 non-finite values")
 eager_exc = capture(lambda: torch.rand(2, 3) @ torch.rand(4, 5))
 if eager_exc is not None:
     add("eager-matmul", "eager", "fail", "eager-failure", eager_exc)

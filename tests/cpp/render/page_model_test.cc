@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "common/user_error.h"
 #include "test_snapshot.h"
 
@@ -43,19 +45,77 @@ TEST(PageModel, SectionsPackagesAndCausesAreOrdered) {
   PageModel m = build_page_model(small_snapshot(), kUrls);
   ASSERT_EQ(m.sections.size(), 3u);
   EXPECT_EQ(section_title(m.sections[0]), "augmentation");
-  EXPECT_EQ(section_title(m.sections[2]), "geometry.transform");
+  // Sections are public packages: warp's ref is kornia.geometry.warp.
+  EXPECT_EQ(section_title(m.sections[2]), "geometry");
   EXPECT_EQ(m.sections[2].cases, (std::vector<std::size_t>{2, 3}));
   ASSERT_EQ(m.packages.size(), 3u);
   EXPECT_EQ(m.packages[2].package, "geometry");
   EXPECT_EQ(m.packages[2].per_path[0].supported, 0u);
   EXPECT_EQ(m.packages[2].per_path[1].supported, 1u);
-  ASSERT_EQ(m.causes.size(), 3u);
+  // random_crop's "random output" is why it was not run, not a cause of failure.
+  ASSERT_EQ(m.causes.size(), 2u);
+  ASSERT_EQ(m.not_probed.size(), 1u);
+  EXPECT_EQ(m.not_probed[0].text, "random output");
   // Equal case counts fall back to alphabetical order.
   EXPECT_EQ(m.causes[0].text, "data-dependent output shape");
   EXPECT_EQ(m.causes[0].per_path, (std::vector<std::size_t>{1, 1, 0}));
   EXPECT_EQ(m.causes[0].cases, 1u);
   // torch is listed first whatever the JSON order.
   EXPECT_EQ(m.header.versions.front().first, "torch");
+}
+
+TEST(PageModel, TotalsSayWhatEachCardDividesBy) {
+  PageModel m = build_page_model(small_snapshot(), kUrls);
+  EXPECT_EQ(m.totals.cases, 4u);
+  EXPECT_EQ(m.totals.probed_any, 3u);
+  EXPECT_EQ(m.totals.probed_all, 3u);
+  EXPECT_EQ(m.totals.operators, 3u);
+  EXPECT_EQ(m.totals.operators_probed, 2u);
+  EXPECT_EQ(m.cards[0].failed, 2u);
+  EXPECT_EQ(m.statuses_seen, (std::vector<std::string>{"ok", "mismatch", "fail", "n/a"}));
+}
+
+TEST(PageModel, ConstantIsProbedButNeitherSupportedNorFailed) {
+  auto snap = small_snapshot();
+  snap["cases"][0]["paths"]["onnx"] = testing::path_result("constant");
+  PageModel m = build_page_model(snap, kUrls);
+  EXPECT_EQ(m.cards[0].probed, 3u);
+  EXPECT_EQ(m.cards[0].supported, 0u);
+  EXPECT_EQ(m.cards[0].constant, 1u);
+  EXPECT_EQ(m.cards[0].failed, 2u);
+  EXPECT_EQ(m.all_pass, 0u);
+  EXPECT_NE(std::find(m.statuses_seen.begin(), m.statuses_seen.end(), "constant"),
+            m.statuses_seen.end());
+}
+
+TEST(PageModel, BreakReasonsAndFailuresAreKeptApart) {
+  auto snap = small_snapshot();
+  auto breaks = testing::path_result("ok-breaks", "graph break on `.item()`", "data-dependent");
+  snap["cases"][0]["paths"]["compile"] = breaks;
+  PageModel m = build_page_model(snap, kUrls);
+  ASSERT_EQ(m.cases[0].causes.size(), 1u);
+  EXPECT_EQ(m.cases[0].causes[0].kind, CauseKind::graph_break);
+  ASSERT_EQ(m.break_reasons.size(), 1u);
+  EXPECT_EQ(m.causes.size(), 2u);
+  for (const CauseTally& c : m.causes) EXPECT_NE(c.text, "graph break on `.item()`");
+}
+
+TEST(PageModel, MismatchSaysWhatWasMeasured) {
+  auto snap = small_snapshot();
+  auto& onnx = snap["cases"][3]["paths"]["onnx"];
+  onnx["max_abs_diff"] = 0.00105;
+  onnx["mismatched"] = 7;
+  onnx["message"] = "output 0: 7 values beyond tolerance";
+  onnx["remedy"] = "loosen the tolerance";
+  snap["cases"][3]["atol"] = 0.0002;
+  snap["cases"][3]["rtol"] = 0.001;
+  PageModel m = build_page_model(snap, kUrls);
+  const CauseLine& line = m.cases[3].causes[0];
+  EXPECT_EQ(line.measured,
+            "largest difference from eager 0.00105 against tolerance atol 0.0002 + rtol 0.001 × "
+            "|eager|; 7 values beyond it");
+  EXPECT_EQ(line.excerpt, "output 0: 7 values beyond tolerance");
+  EXPECT_EQ(line.remedy, "loosen the tolerance");
 }
 
 TEST(PageModel, MissingPathReadsAsNotApplicable) {

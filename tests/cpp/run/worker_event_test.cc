@@ -91,3 +91,30 @@ TEST(LineSplitter, DropsOversizedLinesWholeAndCountsThem) {
 
 }  // namespace
 }  // namespace capmap
+
+namespace capmap {
+namespace {
+
+TEST(WorkerEvent, AHelloWhoseFieldsHaveTheWrongTypeIsMalformed) {
+  EXPECT_EQ(problem_of(R"({"type":"hello","cases":[{"name":"a","group":null}]})"),
+            "\"hello\" case 'a': 'group' should be a string, not null");
+  EXPECT_EQ(problem_of(R"({"type":"hello","cases":[],"library":"kornia"})"),
+            "\"hello\" \"library\" is not an object");
+  EXPECT_EQ(problem_of(R"({"type":"hello","cases":[],"library":{"name":null}})"),
+            "\"hello\" \"library.name\" is not a string");
+  EXPECT_EQ(problem_of(R"({"type":"hello","cases":[],"excludes":[{"reason":"r"}]})"),
+            "\"hello\" \"excludes\" lists an entry without a name");
+  EXPECT_EQ(problem_of(R"({"type":"hello","cases":[{"name":"a","tags":["quick"]}],)"
+                       R"("library":{"name":"lib","revision":null}})"),
+            "");
+}
+
+TEST(WorkerEvent, ANumberBeyondTheRangeOfADoubleIsAMalformedLine) {
+  EXPECT_EQ(
+      problem_of(
+          R"({"type":"record","task":1,"path":"onnx","record":{"status":"ok","seconds":1e309}})"),
+      "not JSON");
+}
+
+}  // namespace
+}  // namespace capmap

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 
+import numpy as np
 import torch
 from capmap import case, library
 
@@ -96,6 +97,34 @@ def weighted(sealed: Sealed, x: torch.Tensor) -> torch.Tensor:
     return (sealed.weight * x).sum(-1)
 
 
+def through(net: torch.nn.Module, x: torch.Tensor) -> torch.Tensor:
+    # Takes a network as an argument, as a batching helper does.
+    return net(x).relu()
+
+
+def box_kernel(size: int) -> torch.Tensor:
+    # A kernel getter: integers in, a tensor out; nothing of it depends on a graph input.
+    return torch.ones(size, size) / (size * size)
+
+
+def doubled_array(array: np.ndarray) -> torch.Tensor:
+    return torch.from_numpy(array) * 2.0
+
+
+class Counter(torch.nn.Module):
+    """Counts its calls in a buffer and adds the count: a stateful module, as metrics are."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.register_buffer("calls", torch.zeros(1))
+        self.seen: list[torch.Tensor] = []
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        self.calls += 1
+        self.seen.append(x.sum())
+        return x + self.calls * len(self.seen)
+
+
 def _x(*shape: int, seed: int = 0) -> torch.Tensor:
     g = torch.Generator().manual_seed(seed)
     return torch.randn(*shape, generator=g)
@@ -112,3 +141,8 @@ case("Points.shifted", G, Points(_x(4, 3)), [_x(4, 3, seed=2)], method="shifted"
 case("plane_through_origin", G, plane_through_origin, [_x(3)])
 case("Points.scale_", G, Points(_x(4, 3)), [], {"factor": 2.0}, method="scale_")
 case("weighted", G, weighted, [Sealed(_x(3)), _x(4, 3)])
+case("through", G, through, [torch.nn.Linear(3, 2), _x(4, 3)])
+case("box_kernel", G, box_kernel, [3])
+case("box_kernel[declared]", G, box_kernel, [3], constant="a kernel made from its size")
+case("doubled_array", G, doubled_array, [np.ones((2, 3), dtype=np.float32)])
+case("Counter", G, Counter(), [_x(2, 3)])

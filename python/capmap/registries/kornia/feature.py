@@ -213,7 +213,9 @@ for composite in (
     )
 
 # Matchers on descriptor sets (N x D).
-desc_a, desc_b = descriptors(12), descriptors(10, seed=11)
+# The second set is the first, reordered and perturbed, so the ratio tests find matches to return.
+desc_a = descriptors(12)
+desc_b = torch.nn.functional.normalize(desc_a[:10].flip(0) + 0.05 * descriptors(10, seed=11), dim=-1)
 case("match_nn", G_MATCH, kf.match_nn, [desc_a, desc_b])
 case("match_mnn", G_MATCH, kf.match_mnn, [desc_a, desc_b], tags=QUICK)
 case("match_snn", G_MATCH, kf.match_snn, [desc_a, desc_b])
@@ -254,11 +256,16 @@ case(
     kf.GeometryAwareDescriptorMatcher("adalam"),
     [many_a, many_b, many_lafs_a, many_lafs_b],
 )
+# A smooth image has no corner for SIFT to find: blocks of random grey, 8 x 8 pixels each.
+BLOCKS = torch.nn.functional.interpolate(
+    torch.rand(1, 1, 8, 10, generator=torch.Generator().manual_seed(3)), size=(64, 80), mode="nearest"
+)
 case(
     "LocalFeatureMatcher",
     G_MATCH,
     kf.LocalFeatureMatcher(gftt_sift, kf.DescriptorMatcher("snn", 0.9)),
-    [{"image0": gray, "image1": smooth_image(c=1, seed=18)}],
+    [{"image0": BLOCKS, "image1": BLOCKS.roll(2, dims=-1)}],
+    note="random blocks (SIFT finds corners), the second image shifted by 2 pixels, so features match",
 )
 
 # Learned detectors, descriptors and matchers, randomly initialised.
@@ -276,7 +283,7 @@ case("XFeatModel", G_NET, deferred(kf.XFeatModel), [square])
 case(
     "XFeat",
     G_NET,
-    deferred(kf.XFeat, top_k=20),
+    deferred(kf.XFeat, top_k=20, detection_threshold=0.0),
     [square],
     method="detectAndCompute",
     note="forward is not defined; detectAndCompute is the entry point",
@@ -305,6 +312,7 @@ case(
     G_NET,
     deferred(kf.LoFTR, pretrained=None),
     [{"image0": smooth_image(c=1, h=64, w=64), "image1": smooth_image(c=1, h=64, w=64, seed=20)}],
+    empty="random weights give no confident coarse match (even at threshold 0): the outputs are empty",
 )
 glue = kf.LightGlue(None, input_dim=32, descriptor_dim=32, num_heads=2, n_layers=2)
 glue_kpts = points_in_image(1, 12, seed=21)

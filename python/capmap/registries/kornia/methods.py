@@ -37,9 +37,17 @@ square = smooth_image(c=3, h=32, w=32, seed=1)
 aliked = deferred(kf.ALIKED, max_num_keypoints=20)
 case("ALIKED.extract_dense_map", GF, aliked, [square], method="extract_dense_map")
 case("ALIKED.forward_laf", GF, aliked, [square], method="forward_laf")
-xfeat = deferred(kf.XFeat, top_k=20)
+# Random weights score every point low: threshold 0 keeps the top_k, so there is something to match.
+xfeat = deferred(kf.XFeat, top_k=20, detection_threshold=0.0)
 case("XFeat.match_xfeat", GF, xfeat, [square, square.flip(-1)], method="match_xfeat")
-case("XFeat.match_xfeat_star", GF, xfeat, [square, square.flip(-1)], method="match_xfeat_star")
+case(
+    "XFeat.match_xfeat_star",
+    GF,
+    xfeat,
+    [square, square.flip(-1)],
+    method="match_xfeat_star",
+    empty="random weights: the refinement keeps no match of the mirrored pair",
+)
 sift = kf.SIFTDescriptor(32)
 case("SIFTDescriptor.get_pooling_kernel", GF, sift, [], method="get_pooling_kernel", note="no tensor input")
 case(
@@ -92,6 +100,8 @@ case(
     ["cpu", torch.float32],
     method="no_match_output",
     note="empty tensors: no tensor input",
+    empty="returns the empty result a matcher gives when nothing matches",
+    constant="builds empty tensors from a device and a dtype",
 )
 case(
     "SIFTDescriptorFromPyramid.orient_and_describe",
@@ -455,7 +465,16 @@ case(
     check=False,
     note=RANDOM + "; follows the homography match_initial found at registry import",
 )
-case("HomographyTracker.no_match", "tracking.methods", tracker, [], method="no_match", note="no tensor input")
+case(
+    "HomographyTracker.no_match",
+    "tracking.methods",
+    tracker,
+    [],
+    method="no_match",
+    check=False,
+    note="returns torch.empty(3, 3): uninitialised values, so only shape and dtype are compared",
+    constant="no tensor input: returns a new uninitialised 3 x 3 tensor",
+)
 
 # Models ------------------------------------------------------------------------------------------
 case(

@@ -232,12 +232,20 @@ case(
     method="build_2d_sincos_pos_emb",
     note="no tensor input",
 )
+
+
+def resnet_d_stage() -> torch.nn.Module:
+    """The first stage `ResNetD.make_stage` builds (it returns the stage and its width)."""
+    return ResNetD.make_stage(8, 8, 1, 1, resnet_d.BasicBlockD)[0]
+
+
 case(
     "ResNetD.make_stage",
     G_DET,
-    lambda x: ResNetD.make_stage(8, 8, 1, 1, resnet_d.BasicBlockD)[0](x),
+    deferred(resnet_d_stage),
     [normal(1, 8, 8, 8, seed=5)],
     covers="kornia.models.rt_detr.model.ResNetD.make_stage",
+    note="the stage is built once, seeded, before the call: its weights are the same on every path",
 )
 case("resnet_d.BottleneckD", G_DET, resnet_d.BottleneckD(16, 4, 1, False), [normal(1, 16, 8, 8, seed=5)])
 case(

@@ -107,5 +107,5 @@ case(
     ku.batched_forward,
     [torch.nn.Conv2d(3, 4, 3).eval(), image(b=4)],
     {"device": torch.device("cpu"), "batch_size": 2},
-    note="the model is the first positional argument, so it is a graph input here",
+    note="the model (a Conv2d) keeps its weights as parameters, as in a user's export",
 )
