@@ -363,6 +363,10 @@ class FlatCase:
                 )
         else:
             out = self.function(*values)
+        return self.with_receiver(out, values)
+
+    def with_receiver(self, out: Any, values: tuple[Any, ...]) -> Any:
+        """A call's result with its receiver, once the first call found that the call changes it."""
         return (out, values[0]) if self.receiver_out else out
 
     def output_tensors(self, result: Any, describe: bool = False) -> list[torch.Tensor]:

@@ -67,7 +67,7 @@ class ProbeContext:
 
     def with_receiver(self, out: Any, values: tuple[Any, ...]) -> Any:
         """A compiled call's result as `call` returns it: with the receiver when it changes."""
-        return (out, values[0]) if self.flat is not None and self.flat.receiver_out else out
+        return self.flat.with_receiver(out, values) if self.flat is not None else out
 
     def capture_module(self) -> torch.nn.Module:
         """What the export paths trace: the wrapper (tensors in, tensors out), else the case as is."""

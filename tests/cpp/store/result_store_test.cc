@@ -7,12 +7,14 @@
 #include <map>
 
 #include "../common/temp_dir.h"
+#include "../common/user_error_text.h"
 #include "common/atomic_file.h"
 #include "common/user_error.h"
 
 namespace capmap {
 namespace {
 
+using testing::error_of;
 using testing::TempDir;
 
 RunDescription sample_run(const std::string& key) {
@@ -26,15 +28,6 @@ RunDescription sample_run(const std::string& key) {
   run.shard_count = 3;
   run.paths = {"eager", "onnx"};
   return run;
-}
-
-std::string error_of(const std::function<void()>& body) {
-  try {
-    body();
-  } catch (const UserError& e) {
-    return e.what();
-  }
-  return "";
 }
 
 TEST(ResultStore, CreatesTheContractSchemaInWalMode) {

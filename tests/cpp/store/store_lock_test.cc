@@ -7,22 +7,15 @@
 #include <string>
 
 #include "../common/temp_dir.h"
+#include "../common/user_error_text.h"
 #include "common/user_error.h"
 #include "store/result_store.h"
 
 namespace capmap {
 namespace {
 
+using testing::error_of;
 using testing::TempDir;
-
-std::string error_of(const std::function<void()>& body) {
-  try {
-    body();
-  } catch (const UserError& e) {
-    return e.what();
-  }
-  return "";
-}
 
 TEST(StoreLock, ASecondWriterIsRefusedNamingTheRunThatHoldsTheStore) {
   TempDir dir;
