@@ -23,6 +23,7 @@ int main(int argc, char** argv) {
   capmap::add_coverage_command(app, exit_code);
   capmap::add_repro_command(app, exit_code);
   capmap::add_report_command(app, exit_code);
+  capmap::add_history_command(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -366,8 +366,10 @@ class FlatCase:
         return self.with_receiver(out, values)
 
     def with_receiver(self, out: Any, values: tuple[Any, ...]) -> Any:
-        """A call's result with its receiver, once the first call found that the call changes it."""
-        return (out, values[0]) if self.receiver_out else out
+        """A call's result with its receiver, once the first call found that the call changes it.
+        A method that returns its own object (`kp.transform_keypoints_(H)`) already returns the
+        receiver's tensors: returning them twice would make every ONNX graph name an output twice."""
+        return (out, values[0]) if self.receiver_out and out is not values[0] else out
 
     def output_tensors(self, result: Any, describe: bool = False) -> list[torch.Tensor]:
         lines: list[str] | None = [] if describe else None

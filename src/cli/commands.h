@@ -14,5 +14,6 @@ void add_diff_command(CLI::App& app, int& exit_code);
 void add_coverage_command(CLI::App& app, int& exit_code);
 void add_repro_command(CLI::App& app, int& exit_code);
 void add_report_command(CLI::App& app, int& exit_code);
+void add_history_command(CLI::App& app, int& exit_code);
 
 }  // namespace capmap

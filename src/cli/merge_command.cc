@@ -4,6 +4,7 @@
 
 #include "cli/commands.h"
 #include "cli/junit_output.h"
+#include "common/user_error.h"
 #include "merge/merge.h"
 
 namespace capmap {
@@ -15,6 +16,7 @@ struct MergeArgs {
   std::string kornia_json;
   std::vector<std::string> rules;
   std::string run_key;
+  std::string versions;
   std::string junit;
   std::string baseline;
   bool force = false;
@@ -35,6 +37,10 @@ void add_merge_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--rules", args->rules,
                   "Extra cause rules (TOML), tried before the shipped ones");
   cmd->add_option("--run-key", args->run_key, "Merge this run key (default: the newest)");
+  cmd->add_option("--versions", args->versions,
+                  "Merge the newest run of this environment when the stores hold several, e.g. "
+                  "torch=2.9.1 or torch=2.11,onnxscript=0.5.7 (names: torch, onnx, onnxruntime, "
+                  "onnxscript, python, library)");
   cmd->add_option("--junit", args->junit, "Also write the snapshot as JUnit XML here");
   cmd->add_option("--baseline", args->baseline,
                   "Carry over from this snapshot the case × path results the stores lack "
@@ -52,6 +58,10 @@ void add_merge_command(CLI::App& app, int& exit_code) {
     for (const auto& r : args->rules) options.rules.emplace_back(r);
     options.force = args->force;
     options.run_key = args->run_key;
+    options.versions = parse_version_filter(args->versions);
+    if (!options.run_key.empty() && !options.versions.empty()) {
+      throw UserError("merge: give --run-key or --versions, not both");
+    }
     if (!args->baseline.empty()) options.baseline = args->baseline;
     nlohmann::json snapshot = merge_stores(options);
     const auto& header = snapshot["header"];

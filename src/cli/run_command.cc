@@ -23,6 +23,7 @@
 #include "run/interrupt_watcher.h"
 #include "run/known_durations.h"
 #include "run/progress_display.h"
+#include "run/python_check.h"
 #include "run/python_locator.h"
 #include "run/repro_writer.h"
 #include "run/run_paths.h"
@@ -66,6 +67,7 @@ struct RunCommandOptions {
   bool changed_auto = false;
   std::string baseline;
   std::string shard_by = "name";
+  std::string python;  // empty: CAPMAP_PYTHON, else the interpreter beside capmap
 };
 
 std::string cpu_model() {
@@ -144,7 +146,6 @@ void run_command(const RunCommandOptions& options, int& exit_code) {
                        : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   supervisor_options.workers = options.workers;
   supervisor_options.reuse_children = !options.fresh_children;
-  supervisor_options.python = locate_python();
   supervisor_options.registries = options.registries;
   supervisor_options.settings = {{"opset", options.opset}, {"export_strict", options.strict}};
   // Written only when off, so that runs with the default keep their run keys.
@@ -153,6 +154,14 @@ void run_command(const RunCommandOptions& options, int& exit_code) {
   ResultStore::check_existing(store_path);
   // Another run writing this store would run the same tasks: refuse before any work.
   StoreLock::check_free(store_path);
+  // The workers' interpreter: every process this run starts (workers, repro
+  // writer, hash checks) finds it through CAPMAP_PYTHON.
+  if (!options.python.empty()) ::setenv("CAPMAP_PYTHON", options.python.c_str(), 1);
+  supervisor_options.python = locate_python();
+  const PythonEnvironment environment = check_python_environment(
+      supervisor_options.python, !options.python.empty()                   ? "--python"
+                                 : std::getenv("CAPMAP_PYTHON") != nullptr ? "CAPMAP_PYTHON"
+                                                                           : "interpreter");
   ChangeRequest change_request{options.changed, options.changed_since, options.changed_auto};
   const bool by_change = change_request.any();
   if (shard_by == ShardBy::kTime && options.baseline.empty()) {
@@ -249,6 +258,12 @@ void run_command(const RunCommandOptions& options, int& exit_code) {
     to_record += task.paths.size();
     auto expected = expected_seconds(task, durations);
     queue.push(std::move(task), expected);
+  }
+  // Said once every option is checked, so a refusal stays one line.
+  if (std::getenv("CAPMAP_PYTHON") != nullptr) {
+    std::fprintf(stderr, "capmap: workers run under %s (Python %s, torch %s)\n",
+                 supervisor_options.python.c_str(), environment.python.c_str(),
+                 environment.torch.c_str());
   }
   bool live = isatty(STDERR_FILENO) != 0;
   std::fprintf(stderr,
@@ -383,6 +398,11 @@ void add_run_command(CLI::App& app, int& exit_code) {
                   "time (longest first by the --baseline's durations, so the shards finish "
                   "together)")
       ->capture_default_str();
+  cmd->add_option("--python", options->python,
+                  "Run the workers under this interpreter, e.g. ENV/bin/python of an environment "
+                  "with another torch (`python -m capmap.make_env` makes one); records of each "
+                  "environment go under their own run key, so one store holds several (default: "
+                  "$CAPMAP_PYTHON, else the python3 beside capmap, else on PATH)");
   cmd->add_flag("--repro", options->repro,
                 "Write a script that reproduces each failing case x path outside capmap into "
                 "repro/ beside the store, as the run records the failures");

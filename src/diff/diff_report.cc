@@ -149,6 +149,20 @@ std::string pairing_line(const CasePairingSummary& p) {
       thousands(p.old_cases), p.new_label, thousands(p.new_cases));
 }
 
+// "Agreement on paired cells: compile 97.1 % (1,020 of 1,050; verdicts 98.0 %), …"
+std::string agreement_line(const CasePairingSummary& p) {
+  std::string line;
+  for (const auto& [path, a] : p.agreement) {
+    if (a.compared == 0) continue;
+    line += fmt::format(
+        "{}{} {:.1f} % ({} of {}; {:.1f} % with constant read as captured; verdicts {:.1f} %)",
+        line.empty() ? "" : ", ", path, 100.0 * a.same_status / a.compared,
+        thousands(a.same_status), thousands(a.compared),
+        100.0 * a.same_captured_status / a.compared, 100.0 * a.same_verdict / a.compared);
+  }
+  return line.empty() ? "" : "Agreement on paired cells (same status): " + line;
+}
+
 std::string counted(ChangeKind kind, std::size_t n, const SnapshotDiff& diff);
 
 std::string summary(const SnapshotDiff& diff) {
@@ -297,6 +311,9 @@ std::string diff_as_text(const SnapshotDiff& diff) {
   }
   if (!diff.selection_note.empty()) out += "Note: " + diff.selection_note + "\n";
   if (diff.pairing) out += pairing_line(*diff.pairing) + "\n";
+  if (diff.pairing && !agreement_line(*diff.pairing).empty()) {
+    out += agreement_line(*diff.pairing) + "\n";
+  }
   for (const auto& section : kSections) {
     std::size_t n = diff.count(section.kind);
     if (!n) continue;
@@ -322,6 +339,9 @@ std::string diff_as_markdown(const SnapshotDiff& diff) {
   if (auto line = by_path_line(diff); !line.empty()) out += "\n" + line + "\n";
   if (!diff.selection_note.empty()) out += "\n> Note: " + cell(diff.selection_note) + "\n";
   if (diff.pairing) out += "\n" + pairing_line(*diff.pairing) + "\n";
+  if (diff.pairing && !agreement_line(*diff.pairing).empty()) {
+    out += "\n" + agreement_line(*diff.pairing) + "\n";
+  }
   if (diff.new_carried > 0) {
     out += fmt::format(
         "\n{} of {} case × path results were measured for this change; the other {} were "
@@ -431,6 +451,14 @@ nlohmann::json diff_as_json(const SnapshotDiff& diff) {
                       {"old_probed_paired", p.old_probed_paired},
                       {"new_probed", p.new_probed},
                       {"new_probed_paired", p.new_probed_paired}};
+    nlohmann::json agreement = nlohmann::json::object();
+    for (const auto& [path, a] : p.agreement) {
+      agreement[path] = {{"compared", a.compared},
+                         {"same_status", a.same_status},
+                         {"same_captured_status", a.same_captured_status},
+                         {"same_verdict", a.same_verdict}};
+    }
+    out["pairing"]["agreement"] = std::move(agreement);
   }
   return out;
 }

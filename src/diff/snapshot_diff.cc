@@ -108,6 +108,37 @@ struct KorniaVerdicts {
   }
 };
 
+// The status a verdict compares: what a constant cell was captured with.
+std::string verdict_status(const nlohmann::json& record, const std::string& status) {
+  if (status != "constant" || !record.is_object()) return status;
+  auto captured = record.find("captured_status");
+  return captured != record.end() && captured->is_string() ? captured->get<std::string>() : status;
+}
+
+void count_agreement(const nlohmann::json& old_case, const nlohmann::json& new_case,
+                     const std::set<std::string>& shared_paths, const KorniaVerdicts& kornia,
+                     std::map<std::string, PathAgreement>& agreement) {
+  static const nlohmann::json kAbsent = {{"status", "n/a"}};
+  const auto& old_paths = old_case.at("paths");
+  const auto& new_paths = new_case.at("paths");
+  for (const auto& path : shared_paths) {
+    auto o = old_paths.find(path);
+    auto n = new_paths.find(path);
+    const auto& old_record = o != old_paths.end() ? *o : kAbsent;
+    const auto& new_record = n != new_paths.end() ? *n : kAbsent;
+    const std::string was = kornia.comparable(view(old_record).status, path);
+    const std::string is = kornia.comparable(view(new_record).status, path);
+    if (was == "n/a" || is == "n/a") continue;
+    auto& counts = agreement[path];
+    ++counts.compared;
+    counts.same_status += was == is;
+    const std::string was_captured = kornia.comparable(verdict_status(old_record, was), path);
+    const std::string is_captured = kornia.comparable(verdict_status(new_record, is), path);
+    counts.same_captured_status += was_captured == is_captured;
+    counts.same_verdict += supported(was_captured) == supported(is_captured);
+  }
+}
+
 void diff_case(const std::string& name, const nlohmann::json& old_case,
                const nlohmann::json& new_case, const std::set<std::string>& shared_paths,
                const SourceLinks& old_links, const SourceLinks& new_links,
@@ -389,6 +420,10 @@ SnapshotDiff diff_snapshots(const nlohmann::json& old_snapshot,
     if (!no_common_path) {
       diff_case(name, *pair.old_case, *pair.new_case, shared_paths, old_links, new_links, verdicts,
                 diff.changes);
+      if (verdicts && diff.pairing) {
+        count_agreement(*pair.old_case, *pair.new_case, shared_paths, *verdicts,
+                        diff.pairing->agreement);
+      }
     }
     if (old_name != name) {
       for (std::size_t i = first; i < diff.changes.size(); ++i) diff.changes[i].old_name = old_name;

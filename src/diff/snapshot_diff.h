@@ -1,5 +1,6 @@
 #pragma once
 // What changed between two snapshots: per case and path, and in the header.
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -44,12 +45,23 @@ struct HeaderChange {
   std::string old_value, new_value;
 };
 
+// On one path, the paired cells both sides probed (neither n/a), and how many
+// of them agree: the same status (crashes and the like read as Kornia's `fail`),
+// the same status and the same verdict (supported or not) with a `constant` cell
+// read as the status it was captured with (Kornia's scripts have no such status).
+struct PathAgreement {
+  std::size_t compared = 0, same_status = 0, same_verdict = 0;
+  // The same status once a `constant` cell is read as the status it was captured with.
+  std::size_t same_captured_status = 0;
+};
+
 // How the cases of the two sides were paired, when one is Kornia's data file.
 struct CasePairingSummary {
   std::string old_label, new_label;  // "Kornia" or "capmap" ("old"/"new" when alike)
   std::size_t old_cases = 0, new_cases = 0, pairs = 0;
   // Cases with a path probed (not n/a), and how many of them found a partner.
   std::size_t old_probed = 0, old_probed_paired = 0, new_probed = 0, new_probed_paired = 0;
+  std::map<std::string, PathAgreement> agreement;  // by path
 };
 
 struct SnapshotDiff {

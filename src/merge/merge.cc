@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <map>
 #include <memory>
 #include <optional>
@@ -16,6 +17,7 @@
 #include "merge/kornia_survey.h"
 #include "merge/path_causes.h"
 #include "merge/repro_marks.h"
+#include "merge/run_choice.h"
 #include "merge/snapshot_json.h"
 #include "merge/store_reader.h"
 #include "run/change_selection.h"
@@ -102,26 +104,12 @@ MergedSnapshot build_snapshot(const MergeOptions& options) {
   for (const auto& file : options.rules) rules.add_file(read_file(file), file.string());
   rules.add_builtin();
 
-  // Which run key: the one asked for, else the newest run in any store.
+  // Which run key: the one asked for, else the newest run whose environment passes the filter.
   std::vector<std::vector<StoredRun>> runs_per_store;
-  const StoredRun* chosen = nullptr;
   for (const auto& store : stores) runs_per_store.push_back(store->runs());
-  for (const auto& runs : runs_per_store) {
-    for (const auto& run : runs) {
-      if (!options.run_key.empty()) {
-        if (run.run_key == options.run_key) chosen = &run;
-      } else if (!chosen ||
-                 std::tie(run.created, run.run_key) > std::tie(chosen->created, chosen->run_key)) {
-        chosen = &run;
-      }
-    }
-  }
-  if (!chosen) {
-    if (!options.run_key.empty()) {
-      throw UserError(fmt::format("merge: no store holds run key {}", options.run_key));
-    }
-    throw UserError(fmt::format("{}: store holds no run yet", options.stores.front().string()));
-  }
+  const RunChoice choice = choose_run(runs_per_store, options.run_key, options.versions,
+                                      options.stores.front().string());
+  const StoredRun* chosen = choice.run;
   const std::string key = chosen->run_key;
   const nlohmann::json run_info = chosen->info;
   // The paths as the worker's plug-ins described them; none in stores from before.
@@ -133,6 +121,12 @@ MergedSnapshot build_snapshot(const MergeOptions& options) {
   if (options.baseline) baseline.emplace(*options.baseline);
 
   MergedSnapshot merged;
+  if (choice.candidates > 1) {
+    merged.choice_note = fmt::format(
+        "the stores hold runs of {} environments; merged the newest, {} ({}); pick another "
+        "with --run-key or --versions (e.g. torch=2.9.1)",
+        choice.candidates, chosen->run_key, describe_environment(*chosen));
+  }
   std::vector<bool> usable(stores.size(), false);
   for (std::size_t i = 0; i < stores.size(); ++i) {
     const auto& runs = runs_per_store[i];
@@ -350,6 +344,8 @@ nlohmann::json merge_stores(const MergeOptions& options) {
     }
     throw UserError(line);
   }
+  // Said only of a merge that goes ahead: a refusal's one line names the keys itself.
+  if (!merged.choice_note.empty()) std::fprintf(stderr, "merge: %s\n", merged.choice_note.c_str());
   if (options.kornia_json) {
     write_file_atomically(*options.kornia_json, snapshot_text(kornia_survey(merged.snapshot)));
   }

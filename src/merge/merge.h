@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "merge/version_filter.h"
+
 namespace capmap {
 
 struct MergeOptions {
@@ -16,6 +18,8 @@ struct MergeOptions {
   std::vector<std::filesystem::path> rules;
   bool force = false;
   std::string run_key;  // empty: newest run key in the stores
+  // Without a run key: only runs whose environment matches (see run_choice.h).
+  VersionFilter versions;
   // Results for the case × paths the stores lack, carried over (marked
   // `carried`); its versions and settings must be those of the run.
   std::optional<std::filesystem::path> baseline;
@@ -31,6 +35,9 @@ struct MergedSnapshot {
   nlohmann::json snapshot;
   // Why a merge would be refused, most fundamental first; one line each.
   std::vector<std::string> problems;
+  // Set when the stores hold runs of several environments and the newest was
+  // taken: one line naming it and how to pick another.
+  std::string choice_note;
 };
 
 // Everything merge_stores does except refusing and writing; `capmap causes`

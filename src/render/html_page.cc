@@ -8,6 +8,7 @@
 #include "common/embedded_assets.h"
 #include "common/user_error.h"
 #include "render/html_escape.h"
+#include "render/html_template.h"
 #include "render/page_data.h"
 #include "render/page_text.h"
 
@@ -277,31 +278,6 @@ std::string legend_html(const PageModel& model) {
       "counted as probed. Causes are shown once for all the paths that failed with them, with the "
       "innermost library source line; graph-break reasons and reasons a case was not run are "
       "notes, not failures.</p>\n";
-  return out;
-}
-
-// Replaces @@NAME@@ markers in one pass, so inserted text is never scanned again.
-std::string fill_template(const std::string& tmpl,
-                          const std::map<std::string, std::string>& values) {
-  std::string out;
-  out.reserve(tmpl.size() + 1024);
-  std::size_t pos = 0;
-  while (true) {
-    std::size_t start = tmpl.find("@@", pos);
-    if (start == std::string::npos) break;
-    std::size_t end = tmpl.find("@@", start + 2);
-    if (end == std::string::npos) break;
-    auto it = values.find(tmpl.substr(start + 2, end - start - 2));
-    if (it == values.end()) {
-      out.append(tmpl, pos, start + 2 - pos);
-      pos = start + 2;
-      continue;
-    }
-    out.append(tmpl, pos, start - pos);
-    out += it->second;
-    pos = end + 2;
-  }
-  out.append(tmpl, pos, std::string::npos);
   return out;
 }
 

@@ -185,7 +185,8 @@ std::string signal_name(int sig) {
   return std::string("SIG") + abbrev;
 }
 
-std::string run_and_capture(const std::vector<std::string>& argv, int& exit_code) {
+std::string run_and_capture(const std::vector<std::string>& argv, int& exit_code,
+                            bool drop_stderr) {
   int out[2];
   if (pipe2(out, O_CLOEXEC) != 0) throw UserError("cannot create a pipe");
   auto args = c_argv(argv);
@@ -195,6 +196,10 @@ std::string run_and_capture(const std::vector<std::string>& argv, int& exit_code
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     reset_signals_in_child();
     if (dup2(out[1], 1) < 0) _exit(126);
+    if (drop_stderr) {
+      int null = open("/dev/null", O_WRONLY);
+      if (null < 0 || dup2(null, 2) < 0) _exit(126);
+    }
     exec_or_die(args);
   }
   close(out[1]);

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from typing import Any
 
@@ -11,7 +12,7 @@ from capmap.cases import Case
 from capmap.deferred import Deferred
 from capmap.file_trace import LibraryFileTrace, named_objects
 from capmap.probes import catalog, eager
-from capmap.probes.context import ProbeContext, Stopwatch, guarded
+from capmap.probes.context import ProbeContext, Stopwatch, collection_paused, guarded
 
 DEFAULT_SETTINGS: dict[str, Any] = {"opset": 18, "export_strict": False}
 
@@ -83,9 +84,18 @@ def run_task(case: Case, paths: list[str], settings: dict, emit: Callable[[dict]
     if "eager" in wanted:
         emit({"type": "record", "path": "eager", "record": reference})
 
+    # The programs traced here stay alive from the export path to the ONNX and AOTInductor
+    # paths that reuse them; the cycle collector waits until compile (see collection_paused).
+    paused = contextlib.ExitStack()
+    pausing = False
     for p in wanted:
         if p == "eager":
             continue
+        if p == "compile":
+            paused.close()  # compile reuses no program, and its graphs are cycles to collect
+        elif not pausing:
+            paused.enter_context(collection_paused())
+            pausing = True
         emit({"type": "path", "path": p})
         if reference["status"] == "fail":
             record = {"status": "eager-fail", "seconds": 0.0}
@@ -104,6 +114,7 @@ def run_task(case: Case, paths: list[str], settings: dict, emit: Callable[[dict]
                 record.update(atol=ctx.case.atol, rtol=ctx.case.rtol)
         _add_flattened(ctx, record)
         emit({"type": "record", "path": p, "record": record})
+    paused.close()
     if state is not None:
         state.restore()  # the registry's object as it was, for whoever calls the case next
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import gc
 import os
 import stat
 import sys
@@ -62,8 +63,19 @@ class ProbeContext:
     def case_function(self) -> Any:
         """What torch.compile compiles, a function of `fresh_inputs()`: the case's own callable,
         or for a method on a library object a function of the object and the arguments (what a
-        user compiles); never capmap's wrapper, whose frame would count every graph break twice."""
-        return self.flat.function if self.flat is not None else self.case.callable()
+        user compiles); never capmap's wrapper, whose frame would count every graph break twice.
+        A class is compiled through a plain function that constructs it: `torch.compile(cls)`
+        installs a compiled `__call__` on the class itself, so its instances would look callable
+        (opaque) to the output flattening."""
+        function = self.flat.function if self.flat is not None else self.case.callable()
+        if isinstance(function, type):
+            cls = function
+
+            def construct(*args: Any, **kwargs: Any) -> Any:
+                return cls(*args, **kwargs)
+
+            return construct
+        return function
 
     def with_receiver(self, out: Any, values: tuple[Any, ...]) -> Any:
         """A compiled call's result as `call` returns it: with the receiver when it changes."""
@@ -110,6 +122,23 @@ class Stopwatch:
 
     def seconds(self) -> float:
         return round(time.perf_counter() - self.start, 6)
+
+
+@contextlib.contextmanager
+def collection_paused() -> Iterator[None]:
+    """Python's cycle collector stays off while torch traces or converts a program. torch 2.9
+    holds some tensors of a trace only through weak references, and a collection at the wrong
+    moment frees one mid-trace ("cannot call get_autograd_meta() on undefined tensor", "tensor
+    does not have a device"). When a collection runs depends on all the process allocated
+    before, not on the operator, so without this a cell would depend on the harness. Reference
+    counting still frees everything that is not in a cycle."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 @contextlib.contextmanager

@@ -67,6 +67,7 @@ class DynamicTrace:
     specialized: list[str] = field(default_factory=list)  # varying dims it pinned, with the size
     why: str = ""  # the guards that pinned them
     sets: list[SizeSet] = field(default_factory=list)
+    guards_dropped: int = 0  # tracer guards torch could not turn into code (see drop_unnamed_guards)
 
     def fields(self) -> dict[str, Any]:
         facts: dict[str, Any] = {"export_seconds": self.seconds, "dynamic_dims": self.dynamic}
@@ -76,6 +77,8 @@ class DynamicTrace:
             facts["size_oblivious"] = True
         if self.program is not None:
             facts["graph_nodes"] = len(self.program.graph.nodes)
+        if self.guards_dropped:
+            facts["guards_dropped"] = self.guards_dropped
         return facts
 
     def pinned_names(self) -> list[str]:
@@ -215,6 +218,28 @@ def _by_suffix(symbol_of: dict[tuple[tuple[Any, ...], int], Any], key: tuple[Any
     return None
 
 
+def drop_unnamed_guards(program: Any, inputs: list[Any]) -> int:
+    """torch 2.9 writes the tracer's guards of a `*tensors` forward as `L['tensors'][i]`, a
+    name the guard function of `program.module()` cannot resolve: every call of the program
+    (and its ONNX conversion) raises NameError, whatever the operator. A user's own module with
+    named arguments does not meet it. Those guards are dropped; the input constraints, which
+    check the same sizes, stay. Returns how many were dropped (0 where torch names them right)."""
+    code = getattr(program, "_guards_code", None)
+    if not code or not any("L[" in line for line in code):
+        return 0
+    try:
+        with torch.no_grad():
+            program.module()(*inputs)
+        return 0
+    except NameError as exc:
+        if "'L'" not in str(exc):
+            return 0
+    except Exception:  # noqa: BLE001 - any other failure is the program's, reported by the paths
+        return 0
+    program._guards_code = []
+    return len(code)
+
+
 def _takes_varargs(module: torch.nn.Module) -> bool:
     params = list(inspect.signature(module.forward).parameters.values())
     return len(params) == 1 and params[0].kind == inspect.Parameter.VAR_POSITIONAL
@@ -269,6 +294,8 @@ def trace(ctx: ProbeContext) -> DynamicTrace:
     found.seconds = watch.seconds()
     if found.program is None:
         return found
+    if _takes_varargs(module):
+        found.guards_dropped = drop_unnamed_guards(found.program, inputs)
 
     tensor_index = {
         leaf: n for n, leaf in enumerate(i for i, x in enumerate(leaves) if isinstance(x, torch.Tensor))

@@ -138,6 +138,7 @@ case("fit", G, fit, [_x(6, 3)])
 case("Plane.distance", G, Plane(_x(3), _x(1)), [_x(5, 3)], method="distance")
 case("plane_distance", G, Plane.distance, [Plane(_x(3), _x(1)), _x(5, 3)])
 case("Points.shifted", G, Points(_x(4, 3)), [_x(4, 3, seed=2)], method="shifted")
+case("Points", G, Points, [_x(4, 3)])  # a class: its constructor is the operator
 case("plane_through_origin", G, plane_through_origin, [_x(3)])
 case("Points.scale_", G, Points(_x(4, 3)), [], {"factor": 2.0}, method="scale_")
 case("weighted", G, weighted, [Sealed(_x(3)), _x(4, 3)])
