@@ -26,6 +26,7 @@ CATEGORIES = {
     "kornia-code-changed": "Kornia's checkout and kornia 0.9.0 differ in the code that decides it",
     "kornia-script-flaw": "Kornia's status is not what a plain call gives in this environment",
     "capmap-flaw": "capmap's status was not what a plain call gives; fixed, the cell now agrees",
+    "capmap-flaw-open": "capmap's status is not what a plain call gives; not fixed yet",
     "environment": "the machine or packages differ, the calls are the same",
 }
 KINDS = ("regressions", "fixes", "status_changes", "cause_changes", "graph_break_changes")

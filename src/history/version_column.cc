@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <sstream>
 
 #include "common/user_error.h"
@@ -44,7 +45,8 @@ std::map<std::string, std::map<std::string, VersionCell>> cells_by_name(
     auto& row = cells[entry.value("name", "")];
     const nlohmann::json paths = entry.value("paths", nlohmann::json::object());
     for (const auto& [path, record] : paths.items()) {
-      if (path == "eager" || !record.is_object()) continue;
+      // A forced merge of an unfinished run marks what was never measured: not surveyed.
+      if (path == "eager" || !record.is_object() || text(record, "status") == "missing") continue;
       VersionCell cell;
       cell.status = text(record, "page_status");
       if (cell.status.empty()) cell.status = text(record, "status");
@@ -91,8 +93,14 @@ VersionColumn load_version_column(const std::filesystem::path& file) {
       selection != header.end() && selection->is_object()) {
     column.registry_cases = selection->value("registry_cases", column.cases);
   }
-  column.sample = !column.reference && column.cases < column.registry_cases;
   if (!column.reference) column.cells = cells_by_name(column.snapshot);
+  // Only the cases with a measured cell count: an unfinished run is a sample of the registry.
+  if (!column.reference) {
+    std::size_t measured = 0;
+    for (const auto& [name, paths] : column.cells) measured += !paths.empty();
+    column.cases = std::min(column.cases, measured);
+  }
+  column.sample = !column.reference && column.cases < column.registry_cases;
   return column;
 }
 

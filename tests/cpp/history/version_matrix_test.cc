@@ -103,6 +103,17 @@ TEST(VersionMatrix, ASampleLeavesGapsThatThePhraseSkips) {
   EXPECT_NE(markdown.find("| b | onnx | ok | — | ok |"), std::string::npos) << markdown;
 }
 
+TEST(VersionColumn, AnUnfinishedRunsMissingRecordsAreNotSurveyed) {
+  nlohmann::json snapshot = {
+      {"header", {{"paths", {"eager", "onnx"}}, {"versions", {{"torch", "2.14.1"}}}}},
+      {"cases",
+       {{{"name", "a"}, {"paths", {{"onnx", {{"status", "ok"}, {"page_status", "ok"}}}}}},
+        {{"name", "b"}, {"paths", {{"onnx", {{"status", "missing"}, {"page_status", "n/a"}}}}}}}}};
+  auto cells = cells_by_name(snapshot);
+  EXPECT_EQ(cells["a"].size(), 1u);
+  EXPECT_TRUE(cells["b"].empty());
+}
+
 TEST(VersionMatrix, RefusesTwoSnapshotsOfOneTorchOrNoSnapshotAtAll) {
   std::vector<VersionColumn> twice;
   twice.push_back(column_of("2.9.1", {{"a", "ok"}}));
