@@ -40,15 +40,8 @@ void add_history_command(CLI::App& app, int& exit_code) {
     VersionMatrix matrix = build_version_matrix(std::move(columns));
     std::string title = args->title;
     if (title.empty()) {
-      std::string library = "kornia";
-      for (const auto& column : matrix.columns) {
-        if (column.reference) continue;
-        const auto& header = column.snapshot.at("header");
-        if (auto found = header.find("library"); found != header.end() && found->is_object()) {
-          library = found->value("name", library);
-        }
-      }
-      title = library + " across torch versions";
+      title = (matrix.library.empty() ? std::string("kornia") : matrix.library) +
+              " across torch versions";
     }
     const std::filesystem::path out = args->out;
     std::error_code ec;

@@ -119,6 +119,7 @@ VersionMatrix build_version_matrix(std::vector<VersionColumn> columns) {
     throw UserError(
         "history: give at least one capmap snapshot (Kornia's file is only shown beside them)");
   }
+  matrix.library = library_name(matrix.columns[axis.front()]);
 
   // Kornia's file speaks of its cases by other names: pair them with the capmap
   // column of the same torch (else the newest) and file them under capmap's names.

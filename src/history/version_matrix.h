@@ -43,6 +43,7 @@ struct VersionMatrix {
   std::vector<std::string> paths;
   std::vector<MatrixRow> rows;
   std::vector<VersionStep> steps;
+  std::string library;  // the surveyed library's name (one per matrix); empty when unnamed
   std::size_t reference_pairs = 0;  // cases of Kornia's file paired with a capmap case
   std::size_t reference_unpaired = 0;
 };
