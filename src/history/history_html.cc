@@ -22,7 +22,7 @@ std::string history_html(const VersionMatrix& matrix, const std::string& title) 
                        {"cases", column.cases}});
     header += fmt::format("<li><strong>{}</strong>: {}; {}</li>\n", escape_html(column.label),
                           escape_html(column.environment),
-                          column.sample ? fmt::format("a stratified sample of {} of {} cases",
+                          column.sample ? fmt::format("a sample of {} of {} cases (see its README)",
                                                       column.cases, column.registry_cases)
                                         : fmt::format("{} cases", column.cases));
   }

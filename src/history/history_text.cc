@@ -30,7 +30,7 @@ std::string column_heading(const VersionColumn& column) {
 }
 
 std::string column_line(const VersionColumn& column) {
-  std::string coverage = column.sample ? fmt::format("a stratified sample: {} of {} cases",
+  std::string coverage = column.sample ? fmt::format("a sample: {} of {} cases (see its README)",
                                                      column.cases, column.registry_cases)
                                        : fmt::format("{} cases", column.cases);
   return fmt::format("{}: {}; {} ({})", column_heading(column), column.environment, coverage,
