@@ -1,4 +1,7 @@
-"""The compile path counts each graph break once: one source line where the trace stopped.
+"""The compile path counts graph breaks as torch._dynamo.explain does, and names each once.
+
+The count is explain's (graphs - 1), or the source lines where the trace stopped plus the
+frames dynamo gave up on when those are more. The reasons name each line once.
 
 dynamo reports one break several times: again for every trace it restarts, once more for every
 frame the break passes through (the caller breaks at the call, the callee at the line), and a
@@ -52,9 +55,10 @@ def test_each_break_counts_once_and_agrees_with_dynamo_explain() -> None:
     torch._dynamo.reset()
     record = _compile_record(Case("jumps", "breaks", jumps_and_a_dynamic_shape, [x]))
     assert record["status"] == "ok-breaks"
-    # Two lines stop the trace (dynamo's own records of them number five or more).
-    assert record["graph_breaks"] == 2
+    # Two lines stop the trace (dynamo's own records of them number five or more); the count is
+    # explain's, graphs - 1, as the graphs around them number more than three.
     assert record["graph_count"] == explained.graph_count
+    assert record["graph_breaks"] == explained.graph_break_count >= 2
     reasons = record["break_reasons"]
     # Every reason is dynamo's explanation with its id, none the bare "generic_jump" abbreviation.
     assert not any(r["reason"].startswith("generic_jump") for r in reasons), reasons
@@ -68,3 +72,44 @@ def test_each_break_counts_once_and_agrees_with_dynamo_explain() -> None:
             f"{here}:{_line('# a jump inside an inlined helper')} in _positive_or_zero",
         ]
     ), wheres
+
+
+class _CastAfterBreak(torch.nn.Module):
+    def __init__(self, dtype: torch.dtype) -> None:
+        super().__init__()
+        self.dtype = dtype
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        y = torch.sin(x) * 2
+        torch._dynamo.graph_break()
+        return y.cos().to(self.dtype)
+
+
+class _LoopOfCasts(torch.nn.Module):
+    """A break in a loop makes dynamo skip the whole frame, with one break site recorded; each
+    step then compiles on its own and recompiles for the next dtype, all within one call."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.steps = torch.nn.ModuleList(_CastAfterBreak(d) for d in (torch.float64, torch.float16, torch.float32))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        for step in self.steps:
+            x = step(x)
+            print(end="")  # a break inside the loop
+        return x
+
+
+def test_graphs_split_by_a_skipped_frame_count_as_explain_counts_them() -> None:
+    import torch._dynamo
+
+    x = torch.rand(8)
+    torch._dynamo.reset()
+    explained = torch._dynamo.explain(_LoopOfCasts())(x.clone())
+    torch._dynamo.reset()
+    record = _compile_record(Case("loop", "breaks", _LoopOfCasts(), [x]))
+    assert record["status"] == "ok-breaks"
+    # Counting break sites and skipped frames alone gives 2; the call compiles 6 graphs.
+    assert record["graph_count"] == explained.graph_count > 3
+    assert record["graph_breaks"] == explained.graph_break_count
+    assert record["break_reasons"], record

@@ -42,6 +42,8 @@ PATH = CapturePath(
 )
 
 MAX_REASONS = 5
+# The reason given when graphs split with no break recorded (a rule in rules/causes.toml names it).
+SPLIT_WITHOUT_REASON = "Compiled as separate graphs"
 _GB_ID = re.compile(r"\bgb(\d{4})\b", re.IGNORECASE)
 _REASON_LIMIT = 300
 _QUOTED_FRAME = re.compile(r'File "([^"]+)", line (\d+), in (\w+)')
@@ -163,7 +165,7 @@ def _break_facts(root: LibraryRoot | None) -> dict[str, Any]:
 
     # One break can be reported several times: again by each trace dynamo restarts, and a
     # data-dependent jump once as its explanation and once as "generic_jump ...". A break is
-    # one source line where the trace stopped (torch._dynamo.explain counts the same).
+    # one source line where the trace stopped; below, never fewer than explain's graphs - 1.
     sites: set[tuple[str, int] | str] = set()
     for b in breaks:
         site = _break_site(b)
@@ -183,16 +185,28 @@ def _break_facts(root: LibraryRoot | None) -> dict[str, Any]:
     # first line: a break as well, explained only by the counters' messages.
     frames = dynamo_utils.counters["frames"]
     fallbacks = max(0, frames["total"] - frames["ok"])
-    if fallbacks:
+    count = len(sites) + fallbacks
+    graphs = int(dynamo_utils.counters["stats"].get("unique_graphs", 0))
+    # A frame dynamo skipped for a break inside a loop records no break site; its callees then
+    # compile as graphs of their own. torch._dynamo.explain counts graphs - 1 breaks, so the
+    # count is never below that.
+    split = graphs - 1 > count
+    if split:
+        # The skipped frame's break is counted only where dynamo gave up inlining a call.
+        spare += [str(k) for k in dynamo_utils.counters["inline_call"] if str(k) not in explained]
+    if fallbacks or split:
         for message in spare:
             if message not in used:
                 add(message, _mentioned_frame(message, root))
-    stats = dynamo_utils.counters["stats"]
+    if split:
+        count = graphs - 1
+        if not reasons:
+            add(f"{SPLIT_WITHOUT_REASON}: {graphs} graphs, and dynamo recorded no reason for the breaks", None)
     return {
-        "graph_breaks": len(sites) + fallbacks,
+        "graph_breaks": count,
         "distinct_breaks": len(seen),
         "break_reasons": reasons[:MAX_REASONS],
-        "graph_count": int(stats.get("unique_graphs", 0)),
+        "graph_count": graphs,
     }
 
 

@@ -75,7 +75,7 @@ if __name__ == "__main__" and sys.argv[1:2] == ["--from-store"]:
 
 import torch  # noqa: E402 - only the scenarios need torch
 from capmap.errors import describe  # noqa: E402
-from capmap.probes.compile import _reason  # noqa: E402
+from capmap.probes.compile import SPLIT_WITHOUT_REASON, _reason  # noqa: E402
 
 
 def add(
@@ -368,6 +368,14 @@ if eager_exc is not None:
     add("eager-fail", "onnx", "eager-fail", "eager-failure", eager_exc)
 add("skipped", "compile", "skipped", "not-applicable", message="needs a CUDA device")
 add("no-tensor-output", "onnx", "no-tensor-output", "not-applicable", message="returned NoneType")
+# The compile probe's own reason when graphs split and dynamo logged no break (torch 2.9).
+add(
+    "graphs-split",
+    "compile",
+    "ok-breaks",
+    "torch-bug",
+    message=f"{SPLIT_WITHOUT_REASON}: 7 graphs, and dynamo recorded no reason for the breaks",
+)
 
 if OUT.exists():
     examples += [e for e in json.loads(OUT.read_text()) if e["scenario"].startswith(("survey:", "run:"))]
