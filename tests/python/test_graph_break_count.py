@@ -91,7 +91,8 @@ class _LoopOfCasts(torch.nn.Module):
 
     def __init__(self) -> None:
         super().__init__()
-        self.steps = torch.nn.ModuleList(_CastAfterBreak(d) for d in (torch.float64, torch.float16, torch.float32))
+        dtypes = (torch.float64, torch.float16, torch.float32)
+        self.steps = torch.nn.ModuleList(_CastAfterBreak(d) for d in dtypes)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         for step in self.steps:

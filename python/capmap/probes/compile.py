@@ -201,7 +201,7 @@ def _break_facts(root: LibraryRoot | None) -> dict[str, Any]:
     if split:
         count = graphs - 1
         if not reasons:
-            add(f"{SPLIT_WITHOUT_REASON}: {graphs} graphs, and dynamo recorded no reason for the breaks", None)
+            add(f"{SPLIT_WITHOUT_REASON}: {graphs} graphs, and dynamo recorded no reason for them", None)
     return {
         "graph_breaks": count,
         "distinct_breaks": len(seen),

@@ -374,7 +374,7 @@ add(
     "compile",
     "ok-breaks",
     "torch-bug",
-    message=f"{SPLIT_WITHOUT_REASON}: 7 graphs, and dynamo recorded no reason for the breaks",
+    message=f"{SPLIT_WITHOUT_REASON}: 7 graphs, and dynamo recorded no reason for them",
 )
 
 if OUT.exists():
