@@ -71,17 +71,26 @@ def claim_compile_cache() -> int | None:
     each kernel under a file lock named by its hash and writes its graphs and Python modules
     atomically. A slot is a folder guarded by an flock, so the next run's worker reuses it and
     its compiles start warm. Returns the lock's descriptor (kept open), or None when the user
-    chose a cache folder themselves.
+    chose inductor's folder themselves.
+
+    The slots live in $CAPMAP_COMPILE_SLOTS, set by `capmap run --compile-cache DIR` to DIR's
+    folder for this torch and capmap (a folder a CI job keeps between runs); else in the system's
+    temporary folder.
     """
-    if "TORCHINDUCTOR_CACHE_DIR" in os.environ:
+    import tempfile
+
+    kept = os.environ.get("CAPMAP_COMPILE_SLOTS")
+    if kept:
+        base = kept
+    elif "TORCHINDUCTOR_CACHE_DIR" in os.environ:
         # Absolute now, as inductor makes it at first use: a child's first compile must not
         # look like a task that changed the environment.
         os.environ["TORCHINDUCTOR_CACHE_DIR"] = os.path.abspath(os.environ["TORCHINDUCTOR_CACHE_DIR"])
         return None
+    else:
+        base = os.path.join(tempfile.gettempdir(), f"capmap-inductor-{os.getuid()}")
     import fcntl
-    import tempfile
 
-    base = os.path.join(tempfile.gettempdir(), f"capmap-inductor-{os.getuid()}")
     os.makedirs(base, exist_ok=True)
     slot = 0
     while True:

@@ -23,6 +23,7 @@
 #include "run/interrupt_watcher.h"
 #include "run/known_durations.h"
 #include "run/progress_display.h"
+#include "run/compile_cache.h"
 #include "run/python_check.h"
 #include "run/python_locator.h"
 #include "run/repro_writer.h"
@@ -68,6 +69,7 @@ struct RunCommandOptions {
   std::string baseline;
   std::string shard_by = "name";
   std::string python;  // empty: CAPMAP_PYTHON, else the interpreter beside capmap
+  std::string compile_cache;  // empty: CAPMAP_COMPILE_CACHE, else a folder under the system's tmp
 };
 
 std::string cpu_model() {
@@ -162,6 +164,19 @@ void run_command(const RunCommandOptions& options, int& exit_code) {
       supervisor_options.python, !options.python.empty()                   ? "--python"
                                  : std::getenv("CAPMAP_PYTHON") != nullptr ? "CAPMAP_PYTHON"
                                                                            : "interpreter");
+  std::string cache_option = "--compile-cache";
+  std::string cache_dir = options.compile_cache;
+  if (const char* env = std::getenv("CAPMAP_COMPILE_CACHE");
+      cache_dir.empty() && env != nullptr && *env != '\0') {
+    cache_dir = env;
+    cache_option = "CAPMAP_COMPILE_CACHE";
+  }
+  std::filesystem::path cache_folder;
+  if (!cache_dir.empty()) {
+    // The workers' compile slots live there (python/capmap/worker.py claim_compile_cache).
+    cache_folder = prepare_compile_cache(cache_dir, cache_option, environment);
+    ::setenv("CAPMAP_COMPILE_SLOTS", cache_folder.c_str(), 1);
+  }
   ChangeRequest change_request{options.changed, options.changed_since, options.changed_auto};
   const bool by_change = change_request.any();
   if (shard_by == ShardBy::kTime && options.baseline.empty()) {
@@ -264,6 +279,10 @@ void run_command(const RunCommandOptions& options, int& exit_code) {
     std::fprintf(stderr, "capmap: workers run under %s (Python %s, torch %s)\n",
                  supervisor_options.python.c_str(), environment.python.c_str(),
                  environment.torch.c_str());
+  }
+  if (!cache_folder.empty()) {
+    std::fprintf(stderr, "capmap: compiler cache in %s (keep this folder between runs)\n",
+                 cache_folder.c_str());
   }
   bool live = isatty(STDERR_FILENO) != 0;
   std::fprintf(stderr,
@@ -403,6 +422,11 @@ void add_run_command(CLI::App& app, int& exit_code) {
                   "with another torch (`python -m capmap.make_env` makes one); records of each "
                   "environment go under their own run key, so one store holds several (default: "
                   "$CAPMAP_PYTHON, else the python3 beside capmap, else on PATH)");
+  cmd->add_option("--compile-cache", options->compile_cache,
+                  "Keep inductor's compiled kernels and graphs in this folder, under a folder per "
+                  "torch and capmap version, so the next run (a CI job that restores the folder) "
+                  "compiles warm (default: $CAPMAP_COMPILE_CACHE, else a folder under the "
+                  "system's temporary folder, reused by runs on the same machine)");
   cmd->add_flag("--repro", options->repro,
                 "Write a script that reproduces each failing case x path outside capmap into "
                 "repro/ beside the store, as the run records the failures");

@@ -74,6 +74,12 @@ def test_the_github_workflow_shards_merge_and_report() -> None:
     assert shards == list(range(1, len(shards) + 1))
     runs = " ".join(step.get("run", "") for step in survey["steps"])
     assert f"--shard ${{{{ matrix.shard }}}}/{len(shards)}" in runs
+    # The compile cache is restored before the survey and handed to capmap.
+    uses = [step.get("uses", "") for step in survey["steps"]]
+    cache = survey["steps"][next(i for i, u in enumerate(uses) if u.startswith("actions/cache@"))]
+    (run_step,) = [step for step in survey["steps"] if "capmap run" in step.get("run", "")]
+    assert survey["steps"].index(cache) < survey["steps"].index(run_step)
+    assert run_step["env"]["CAPMAP_COMPILE_CACHE"] == cache["with"]["path"]
     assert report["needs"] == "survey"
     steps = " ".join(step.get("run", "") + step.get("uses", "") for step in report["steps"])
     for needed in ("capmap merge", "--junit junit.xml", "capmap diff", "--format md", "gh pr comment"):
@@ -113,6 +119,14 @@ def run_in_parallel(commands: list[tuple[list[str], dict[str, str]]], cwd: Path)
         assert process.returncode == 0, output
 
 
+def assert_compile_caches(root: Path) -> None:
+    """Each shard keeps its compiled kernels in a folder of its own, named by the versions."""
+    assert sorted(p.name for p in root.iterdir()) == [f"shard-{i}" for i in range(1, SHARDS + 1)]
+    for shard in root.iterdir():
+        (versions,) = shard.iterdir()
+        assert versions.name.startswith("torch-") and "-capmap-" in versions.name
+
+
 def check_merged(results: Path, whole: dict[str, Any]) -> None:
     merged = json.loads((results / "snapshot.json").read_text())
     assert merged["header"]["complete"] is True
@@ -148,6 +162,7 @@ def test_the_slurm_array_runs_as_local_processes_and_merges(
     assert sorted(p.name for p in results.glob("shard-*.db")) == [
         f"shard-{i}.db" for i in range(1, SHARDS + 1)
     ]
+    assert_compile_caches(results / "compile-cache")
     run_in_parallel([(["bash", str(slurm / "merge.sbatch")], recipe_env(capmap_bin, tmp_path))], tmp_path)
     check_merged(results, whole)
     assert (results / "page.html").exists()
@@ -166,11 +181,13 @@ def test_the_kubernetes_indexed_job_runs_as_local_processes_and_merges(
     # here with fewer shards, a small registry and a local folder for the shared volume.
     commands = []
     for index in range(SHARDS):
-        env = recipe_env(capmap_bin, tmp_path, **{**declared, "SHARDS": str(SHARDS), "CAPMAP_ARGS": SURVEY,
-                                                 "CAPMAP_RESULTS": str(results)})  # fmt: skip
+        local = {"SHARDS": str(SHARDS), "CAPMAP_ARGS": SURVEY, "CAPMAP_RESULTS": str(results)}
+        local["CAPMAP_COMPILE_CACHE_ROOT"] = str(results / "compile-cache")
+        env = recipe_env(capmap_bin, tmp_path, **{**declared, **local})
         env["JOB_COMPLETION_INDEX"] = str(index)
         commands.append(([*survey["command"], *survey["args"]], env))
     run_in_parallel(commands, tmp_path)
+    assert_compile_caches(results / "compile-cache")
     merge = container(RECIPES / "kubernetes" / "merge-job.yaml")
     env = recipe_env(capmap_bin, tmp_path, CAPMAP_RESULTS=str(results))
     run_in_parallel([([*merge["command"], *merge["args"]], env)], tmp_path)

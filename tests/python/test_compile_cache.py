@@ -51,3 +51,64 @@ def test_a_graph_compiled_by_one_child_is_a_cache_hit_in_the_next(capmap_bin: Pa
     assert first["graph_cache_misses"] >= 1 and first["graph_cache_hits"] == 0
     assert second["graph_cache_hits"] >= 1 and second["graph_cache_misses"] == 0
     assert list(tmp_path.glob("capmap-inductor-*/slot-0/fxgraph"))
+
+
+def _run(
+    capmap_bin: Path, registry: Path, store: Path, env: dict[str, str], *extra: str
+) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [str(capmap_bin), "run", str(registry), "--store", str(store), "--no-merge"]
+        + ["--paths", "eager,compile", "--jobs", "1", *extra],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+        check=False,
+    )
+
+
+def test_a_kept_compile_cache_makes_the_next_run_warm(capmap_bin: Path, tmp_path: Path) -> None:
+    """What a CI job does: restore the folder, run with --compile-cache, save the folder."""
+    registry = tmp_path / "same_graph.py"
+    registry.write_text(SAME_GRAPH_REGISTRY)
+    kept = tmp_path / "ci-cache"
+    env = python_env()
+    env.pop("TORCHINDUCTOR_CACHE_DIR", None)
+    env.pop("CAPMAP_COMPILE_CACHE", None)
+    # Two jobs on two machines: each its own store and temporary folder, only the kept cache shared.
+    for job in ("first", "second"):
+        (tmp_path / job).mkdir()
+        env["TMPDIR"] = str(tmp_path / job)
+        run = _run(
+            capmap_bin,
+            registry,
+            tmp_path / job / "results.db",
+            env,
+            "--only",
+            "scale_then_shift",
+            "--compile-cache",
+            str(kept),
+        )
+        assert run.returncode == 0, run.stderr[-2000:]
+        assert f"compiler cache in {kept}/torch-" in run.stderr
+    first = records(tmp_path / "first" / "results.db")[("scale_then_shift", "compile")]
+    second = records(tmp_path / "second" / "results.db")[("scale_then_shift", "compile")]
+    assert first["graph_cache_misses"] >= 1 and first["graph_cache_hits"] == 0
+    assert second["graph_cache_hits"] >= 1 and second["graph_cache_misses"] == 0
+    # One folder per torch and capmap version; nothing went to the temporary folders.
+    (folder,) = kept.iterdir()
+    assert folder.name.startswith("torch-") and "-capmap-" in folder.name
+    assert list(folder.glob("slot-0/fxgraph"))
+    assert not list(tmp_path.glob("*/capmap-inductor-*"))
+
+
+def test_a_compile_cache_that_is_a_file_is_refused_in_one_line(capmap_bin: Path, tmp_path: Path) -> None:
+    registry = tmp_path / "same_graph.py"
+    registry.write_text(SAME_GRAPH_REGISTRY)
+    not_a_folder = tmp_path / "cache"
+    not_a_folder.write_text("x")
+    store = tmp_path / "results.db"
+    run = _run(capmap_bin, registry, store, python_env(CAPMAP_COMPILE_CACHE=str(not_a_folder)))
+    assert run.returncode == 2
+    assert run.stderr.strip() == f"capmap: CAPMAP_COMPILE_CACHE {not_a_folder}: exists and is not a folder"
+    assert not store.exists()
