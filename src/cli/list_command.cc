@@ -16,6 +16,7 @@
 #include "merge/baseline.h"
 #include "merge/merge.h"
 #include "run/case_selection.h"
+#include "run/change_replay.h"
 #include "run/change_request.h"
 #include "run/change_selection.h"
 #include "run/known_durations.h"
@@ -47,6 +48,8 @@ struct ListOptions {
   bool all = false;
   std::string shard;
   std::string shard_by = "name";
+  std::string changes_from;  // a TSV of changes to replay against --baseline
+  int matrix = 1;
 
   bool plans() const {
     return !changed.empty() || !changed_since.empty() || changed_auto || !baseline.empty() ||
@@ -199,8 +202,38 @@ void plan_command(const ListOptions& options, const nlohmann::json& hello) {
   std::fputs(out.c_str(), stdout);
 }
 
+// `capmap list --changes-from TSV --baseline SNAP`: every change of the stream,
+// its selection and predicted wall, from one load of the registry.
+void replay_command(const ListOptions& options, const nlohmann::json& hello) {
+  if (options.baseline.empty()) {
+    throw UserError("--changes-from: needs --baseline, the snapshot the changes are compared with");
+  }
+  auto changes = read_change_stream(options.changes_from);
+  Baseline baseline(options.baseline);
+  CaseFilter filter;
+  filter.only = options.only;
+  filter.tags = options.tags;
+  const auto& inventory = hello.at("cases");
+  use_default_tier(inventory, !options.registries.empty(), options.all, filter);
+  auto cases = select_cases(inventory, filter);
+  const auto paths = choose_run_paths(split_path_list(options.run_paths), announced_paths(hello));
+  nlohmann::json this_run = {{"library", hello.value("library", nlohmann::json::object())},
+                             {"versions", hello.value("versions", nlohmann::json::object())},
+                             {"settings", {{"opset", 18}, {"export_strict", false}}}};
+  const int jobs = options.jobs > 0
+                       ? options.jobs
+                       : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  auto predictions = replay_changes(changes, cases, baseline.snapshot(), this_run, paths, jobs,
+                                    std::max(1, options.matrix));
+  std::fputs(replay_as_tsv(predictions, jobs, std::max(1, options.matrix)).c_str(), stdout);
+}
+
 void list_command(const ListOptions& options) {
   auto hello = load_inventory(options.registries);
+  if (!options.changes_from.empty()) {
+    replay_command(options, hello);
+    return;
+  }
   if (options.plans()) {
     plan_command(options, hello);
     return;
@@ -282,6 +315,16 @@ void add_list_command(CLI::App& app, int& exit_code) {
   cmd->add_flag("--all", options->all, "As `capmap run --all`");
   cmd->add_option("--shard", options->shard, "List shard I of N's cases (e.g. 2/4)");
   cmd->add_option("--shard-by", options->shard_by, "name or time, as `capmap run --shard-by`")
+      ->capture_default_str();
+  cmd->add_option("--changes-from", options->changes_from,
+                  "Replay a stream of changes (a TSV whose first column names each change and "
+                  "whose 'files' column lists its files, comma-separated) against --baseline: "
+                  "one line per change with the cases `run --changed` would run and the "
+                  "predicted wall");
+  cmd->add_option("--matrix", options->matrix,
+                  "With --changes-from: also predict the wall of the change split into this many "
+                  "shard jobs (--shard-by time), each with --jobs")
+      ->check(CLI::PositiveNumber)
       ->capture_default_str();
   cmd->callback([options, &exit_code] {
     list_command(*options);

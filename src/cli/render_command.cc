@@ -9,6 +9,9 @@
 #include "common/json_document.h"
 #include "common/snapshot_fields.h"
 #include "common/user_error.h"
+#include "diff/diff_report.h"
+#include "diff/snapshot_diff.h"
+#include "diff/snapshot_file.h"
 #include "merge/cause_rules.h"
 #include "render/render.h"
 
@@ -16,8 +19,26 @@ namespace capmap {
 namespace {
 
 struct RenderArgs {
-  std::string snapshot, html, rst, md, inventory, source_url, docs_url;
+  std::string snapshot, html, rst, md, inventory, source_url, docs_url, baseline;
 };
+
+// What changed since `baseline` (a snapshot or Kornia's data file), as `capmap diff` says it.
+PageChanges changes_since(const std::filesystem::path& baseline,
+                          const std::filesystem::path& snapshot) {
+  nlohmann::json old_side = load_snapshot_or_kornia_survey(baseline);
+  nlohmann::json new_side = load_snapshot_or_kornia_survey(snapshot);
+  SnapshotDiff diff = diff_snapshots(old_side, new_side);
+  PageChanges changes;
+  changes.baseline = baseline.filename().string();
+  if (auto header = old_side.find("header"); header != old_side.end() && header->is_object()) {
+    if (auto at = header->find("generated_at"); at != header->end() && at->is_string()) {
+      changes.baseline_generated_at = at->get<std::string>();
+    }
+  }
+  changes.diff = diff_as_json(diff);
+  changes.markdown = diff_as_markdown(diff);
+  return changes;
+}
 
 }  // namespace
 
@@ -34,6 +55,10 @@ void add_render_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--source-url", args->source_url,
                   "source link template with {revision}, {path}, {line}");
   cmd->add_option("--docs-url", args->docs_url, "API docs link template with {ref}");
+  cmd->add_option("--baseline", args->baseline,
+                  "An earlier snapshot (or Kornia's data file): the page and the summary get a "
+                  "Changes section, regressions first, as `capmap diff BASELINE SNAPSHOT` finds "
+                  "them");
   cmd->callback([args, &exit_code] {
     RenderOptions options;
     if (!args->html.empty()) options.html = args->html;
@@ -51,6 +76,7 @@ void add_render_command(CLI::App& app, int& exit_code) {
     }
     nlohmann::json snapshot = parse_json_document(read_file(snapshot_path), snapshot_path.string());
     check_snapshot_fields(snapshot, snapshot_path.string());
+    if (!args->baseline.empty()) options.changes = changes_since(args->baseline, snapshot_path);
     try {
       render_snapshot(snapshot, options);
     } catch (const UserError& e) {

@@ -20,10 +20,10 @@
 #include "run/case_selection.h"
 #include "run/change_request.h"
 #include "run/change_selection.h"
+#include "run/compile_cache.h"
 #include "run/interrupt_watcher.h"
 #include "run/known_durations.h"
 #include "run/progress_display.h"
-#include "run/compile_cache.h"
 #include "run/python_check.h"
 #include "run/python_locator.h"
 #include "run/repro_writer.h"
@@ -68,7 +68,7 @@ struct RunCommandOptions {
   bool changed_auto = false;
   std::string baseline;
   std::string shard_by = "name";
-  std::string python;  // empty: CAPMAP_PYTHON, else the interpreter beside capmap
+  std::string python;         // empty: CAPMAP_PYTHON, else the interpreter beside capmap
   std::string compile_cache;  // empty: CAPMAP_COMPILE_CACHE, else a folder under the system's tmp
 };
 

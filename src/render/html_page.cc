@@ -293,12 +293,13 @@ std::string status_class(const std::string& page_status) {
   return out;
 }
 
-std::string render_html_page(const PageModel& model) {
+std::string render_html_page(const PageModel& model, const std::string& changes_section) {
   std::string title = library_title(model.header) + " — graph capture compatibility";
   return fill_template(required_asset("page.html"), {{"TITLE", escape_html(title)},
                                                      {"CSS", required_asset("page.css")},
                                                      {"HEADER", header_html(model)},
                                                      {"CARDS", cards_html(model)},
+                                                     {"CHANGES", changes_section},
                                                      {"SUMMARY", summary_html(model)},
                                                      {"CAUSES", causes_html(model)},
                                                      {"LEGEND", legend_html(model)},

@@ -6,7 +6,8 @@
 
 namespace capmap {
 
-std::string render_html_page(const PageModel& model);
+// `changes_section`: the Changes section's HTML (changes_section.h), or empty.
+std::string render_html_page(const PageModel& model, const std::string& changes_section = {});
 
 // The CSS class of a status badge ("st-ok", "st-na").
 std::string status_class(const std::string& page_status);

@@ -76,7 +76,8 @@ std::string escape_markdown(std::string_view text) {
   return out;
 }
 
-std::string render_markdown_summary(const PageModel& model, std::size_t max_causes) {
+std::string render_markdown_summary(const PageModel& model, std::size_t max_causes,
+                                    const std::string& changes) {
   std::string out = fmt::format("## {} — graph capture compatibility\n\n",
                                 escape_markdown(library_title(model.header)));
   std::string facts;
@@ -100,6 +101,7 @@ std::string render_markdown_summary(const PageModel& model, std::size_t max_caus
   PathTally all{model.all_pass, model.totals.probed_all, 0, 0};
   out += table_row({escape_markdown(all_pass_title(model)), tally_text(all)});
   out += "\n" + escape_markdown(totals_text(model)) + "\n\n";
+  if (!changes.empty()) out += changes + "\n";
 
   out += "### By package\n\n";
   std::vector<std::string> pkg_head = {"Package", "Cases"};

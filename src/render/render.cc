@@ -63,9 +63,16 @@ void render_snapshot(const nlohmann::json& snapshot, const RenderOptions& option
         if (entry && is_safe_link(entry->uri)) row.docs_url = entry->uri;
       }
     }
-    outputs.emplace_back(*options.html, render_html_page(model));
+    outputs.emplace_back(
+        *options.html,
+        render_html_page(model, options.changes ? changes_html(*options.changes) : std::string()));
   }
-  if (options.md) outputs.emplace_back(*options.md, render_markdown_summary(model));
+  if (options.md) {
+    outputs.emplace_back(
+        *options.md,
+        render_markdown_summary(
+            model, 10, options.changes ? changes_markdown(*options.changes) : std::string()));
+  }
   for (const auto& [path, text] : outputs) write_file_atomically(path, text);
 }
 

@@ -8,6 +8,8 @@
 #include <utility>
 #include <vector>
 
+#include "render/changes_section.h"
+
 namespace capmap {
 
 struct RenderOptions {
@@ -17,6 +19,8 @@ struct RenderOptions {
   // (cause template, remedy template) of the cause rules: remedies for snapshots
   // merged before records carried them. Empty: only the records' own remedies.
   std::vector<std::pair<std::string, std::string>> remedy_templates;
+  // With a baseline: what changed since it, for the page's and the summary's Changes section.
+  std::optional<PageChanges> changes;
 };
 
 // Writes each requested output atomically. Throws UserError when the snapshot

@@ -1,0 +1,144 @@
+"""Pull-request surveys on a real stream of changes: selection and wall for every commit.
+
+    PYTHONPATH=python python bench/pr_replay.py [--bin build/main/capmap]
+        [--commits ../shared/data/kornia-commits.tsv] [--baseline surveys/kornia/snapshot.json]
+        [--jobs 2] [--matrix 4] [--measure 8] [--out replay.tsv]
+
+1. Prediction: `capmap list --changes-from COMMITS --baseline SNAP` replays every commit's
+   changed files against the published survey (one registry load), and this script prints
+   the distribution of the selection and of the predicted wall on `--jobs` cores, and on a
+   matrix of `--matrix` shard jobs of `--jobs` cores each.
+2. Measurement (`--measure N`): real `capmap run --changed FILES --baseline SNAP` runs of N
+   commits spread over the predicted distribution (the last two at or above its p90), each
+   with a cold compiler cache (a new `--compile-cache` folder) and then warm (the same folder),
+   on fresh stores. Prints measured against predicted wall per commit.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def environment() -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO / "python"), env.get("PYTHONPATH", "")]))
+    env.pop("TORCHINDUCTOR_CACHE_DIR", None)
+    env.pop("CAPMAP_COMPILE_CACHE", None)
+    return env
+
+
+def quantile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def predict(binary: Path, commits: Path, baseline: Path, jobs: int, matrix: int) -> list[dict[str, str]]:
+    argv = [str(binary), "list", "--all", "--changes-from", str(commits), "--baseline", str(baseline)]
+    argv += ["--jobs", str(jobs), "--matrix", str(matrix)]
+    start = time.perf_counter()
+    done = subprocess.run(argv, env=environment(), capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        sys.exit(f"capmap list failed: {done.stderr.strip()}")
+    print(f"replayed {commits.name} in {time.perf_counter() - start:.1f} s (one registry load)")
+    return list(csv.DictReader(io.StringIO(done.stdout), delimiter="\t"))
+
+
+def describe(rows: list[dict[str, str]], jobs: int, matrix: int) -> tuple[str, str]:
+    one, many = f"wall_s_{jobs}_jobs", f"wall_s_{matrix}x{jobs}_jobs"
+    cases = [float(r["cases"]) for r in rows]
+    print(f"{len(rows)} commits; cases selected: median {statistics.median(cases):.0f}, "
+          f"p90 {quantile(cases, 0.9):.0f}, max {max(cases):.0f}, none selected: "
+          f"{sum(1 for c in cases if c == 0)}")  # fmt: skip
+    for column, label in ((one, f"{jobs} cores"), (many, f"{matrix} jobs x {jobs} cores")):
+        walls = [float(r[column]) for r in rows]
+        print(f"predicted wall on {label}: median {statistics.median(walls):.0f} s, "
+              f"p90 {quantile(walls, 0.9):.0f} s, max {max(walls):.0f} s, "
+              f"<=60 s: {sum(w <= 60 for w in walls)}, <=300 s: {sum(w <= 300 for w in walls)}")  # fmt: skip
+    return one, many
+
+
+def pick(rows: list[dict[str, str]], column: str, n: int) -> list[dict[str, str]]:
+    """N commits spread over the distribution of `column`; the last two at or above its p90."""
+    ranked = sorted((r for r in rows if float(r["cases"]) > 0), key=lambda r: float(r[column]))
+    p90 = quantile([float(r[column]) for r in rows], 0.9)
+    high = [r for r in ranked if float(r[column]) >= p90][:2]
+    rest = [r for r in ranked if r not in high]
+    step = max(1, len(rest) // max(1, n - len(high)))
+    return rest[::step][: n - len(high)] + high
+
+
+def measure(
+    binary: Path, commit: dict[str, str], files: list[str], baseline: Path, jobs: int, cache: Path
+) -> float:
+    with tempfile.TemporaryDirectory() as tmp:
+        argv = [
+            str(binary),
+            "run",
+            "--all",
+            "--jobs",
+            str(jobs),
+            "--store",
+            f"{tmp}/results.db",
+            "--no-merge",
+        ]
+        argv += ["--compile-cache", str(cache), "--baseline", str(baseline), "--changed", *files]
+        start = time.perf_counter()
+        done = subprocess.run(argv, env=environment(), capture_output=True, text=True, check=False)
+        wall = time.perf_counter() - start
+    if done.returncode not in (0, 1):
+        sys.stderr.write(done.stderr[-2000:])
+        sys.exit(f"capmap run failed on {commit['change']}")
+    return wall
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--bin", type=Path, default=REPO / "build" / "main" / "capmap")
+    parser.add_argument(
+        "--commits", type=Path, default=REPO.parent / "shared" / "data" / "kornia-commits.tsv"
+    )
+    parser.add_argument("--baseline", type=Path, default=REPO / "surveys" / "kornia" / "snapshot.json")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--matrix", type=int, default=4)
+    parser.add_argument("--measure", type=int, default=0, help="commits to run for real, cold and warm")
+    parser.add_argument("--out", type=Path, help="write the per-commit predictions here (TSV)")
+    args = parser.parse_args()
+
+    rows = predict(args.bin, args.commits, args.baseline, args.jobs, args.matrix)
+    one, _ = describe(rows, args.jobs, args.matrix)
+    if args.out:
+        with args.out.open("w", newline="") as f:
+            writer = csv.DictWriter(f, fieldnames=list(rows[0]), delimiter="\t")
+            writer.writeheader()
+            writer.writerows(rows)
+    if not args.measure:
+        return
+    lines = [line for line in args.commits.read_text().splitlines() if not line.startswith("#")]
+    stream = {r["commit"]: r["files"].split(",") for r in csv.DictReader(lines, delimiter="\t")}
+    print(f"\n{'commit':<10} {'cases':>5} {'predicted_s':>11} {'cold_s':>7} {'warm_s':>7}")
+    with tempfile.TemporaryDirectory() as cache_root:
+        for row in pick(rows, one, args.measure):
+            cache = Path(cache_root) / row["change"]
+            cold = measure(args.bin, row, stream[row["change"]], args.baseline, args.jobs, cache)
+            warm = measure(args.bin, row, stream[row["change"]], args.baseline, args.jobs, cache)
+            print(
+                f"{row['change']:<10} {row['cases']:>5} {float(row[one]):>11.0f} {cold:>7.0f} {warm:>7.0f}",
+                flush=True,
+            )
+
+
+if __name__ == "__main__":
+    main()
