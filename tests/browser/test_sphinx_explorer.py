@@ -64,6 +64,13 @@ def test_sphinx_page_explorer_filters_its_tables(sphinx_page: Path, session: Pag
     assert len(page.evaluate(VISIBLE_ROWS)) == 7
     page.locator("#cm-q").fill("warp")
     assert sorted(page.evaluate(VISIBLE_ROWS)) == ["warp_affine[bilinear]", "warp_affine[nearest]"]
+    # The words found are marked in the names Sphinx wrote and in the public names.
+    page.wait_for_selector("table.capmap-cases tbody tr:not([hidden]) td:first-child a mark")
+    shown = "table.capmap-cases tbody tr:not([hidden])"
+    # Inside the link Sphinx wrote, which stays a link.
+    assert set(page.locator(f"{shown} td:first-child a mark").all_text_contents()) == {"warp"}
+    assert set(page.locator(f"{shown} .qn mark").all_text_contents()) == {"warp"}
+    assert page.evaluate(VISIBLE_ROWS)[0].startswith("warp_affine")  # the name reads as before
     page.locator("#cm-q").fill("")
     page.locator('button[data-view="fail-compile"]').click()
     assert sorted(page.evaluate(VISIBLE_ROWS)) == ["canny", "find_homography_dlt"]

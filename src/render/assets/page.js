@@ -585,7 +585,18 @@
             if (cells.length) {
               cells[0].className += " op";
               var ci = s.cases[j];
-              if (ci !== undefined && cases[ci].pn) cells[0].appendChild(el("span", "qn", cases[ci].pn));
+              if (ci !== undefined && cases[ci].pn) {
+                tr.cmQn = el("span", "qn", cases[ci].pn);
+                cells[0].appendChild(tr.cmQn);
+              }
+              // The name Sphinx wrote (in a link, a literal or both) is marked like the page's:
+              // in its innermost element, so links and literals stay; not when it shows other
+              // text (a cross-reference's title), which marking would replace.
+              if (ci !== undefined) {
+                Array.prototype.forEach.call(cells[0].querySelectorAll("*"), function (n) {
+                  if (n !== tr.cmQn && n.textContent.trim() === cases[ci].o) tr.cmCode = n;
+                });
+              }
               cells[1].className += " var";
               cells[cells.length - 1].className += " causes";
               // Each failure opens to its error, remedy and repro command, as on the HTML page.
@@ -781,7 +792,7 @@
     var markTerms = [];
     var markedRows = [];
     function highlight(terms, shown) {
-      var wanted = terms.length && shown <= MARK_LIMIT && !adopt ? terms : [];
+      var wanted = terms.length && shown <= MARK_LIMIT ? terms : [];
       var key = wanted.join(" ");
       if (!key) {
         markedRows.forEach(function (ci) { paintName(ci, []); });
@@ -799,9 +810,9 @@
     }
     function paintName(ci, terms) {
       var tr = rows[ci];
-      if (!tr || !tr.cmCode) return;
+      if (!tr) return;
       tr.cmMarked = terms.join(" ");
-      fillMarked(tr.cmCode, cases[ci].o, terms);
+      if (tr.cmCode) fillMarked(tr.cmCode, cases[ci].o, terms);
       if (tr.cmQn) fillMarked(tr.cmQn, cases[ci].pn, terms);
     }
 
