@@ -154,7 +154,9 @@ void add_repro_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--store", options->store,
                   "Results store (SQLite) or snapshot JSON the records come from")
       ->capture_default_str();
-  cmd->add_option("-o,--output", options->output, "Script file (when the case fails on one path)");
+  cmd->add_option("-o,--output", options->output,
+                  "Script file (when the case fails on one path), or a folder (existing, or a "
+                  "name ending in /) that gets each failing path's script");
   cmd->add_option("--registry", options->registries,
                   "Registry the cases come from (repeatable; default: the one the run used, else "
                   "the Kornia survey)")

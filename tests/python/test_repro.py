@@ -359,6 +359,22 @@ def test_repro_writes_the_script_of_one_case(survey: Survey, capmap_bin: Path, t
     )
 
 
+def test_repro_into_a_folder_writes_each_failing_path(
+    survey: Survey, capmap_bin: Path, tmp_path: Path
+) -> None:
+    folder = tmp_path / "scripts"
+    folder.mkdir()
+    done = run_capmap(capmap_bin, "repro", "diverges_when_captured", "--store", survey.store, "-o", folder)
+    assert done.returncode == 0, done.stderr
+    written = sorted(p.name for p in folder.glob("*.py"))
+    assert len(written) > 1 and all(n.startswith("diverges_when_captured.") for n in written)
+    # A folder that does not exist yet, named with a trailing slash, is made.
+    fresh = f"{tmp_path}/new/"
+    done = run_capmap(capmap_bin, "repro", "cummax", "--store", survey.store, "-o", fresh)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "new" / "cummax.onnx.py").is_file()
+
+
 @pytest.mark.parametrize(
     ("args", "problem"),
     [

@@ -28,7 +28,7 @@ def _parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("name", nargs="?", help="case to write a script for")
     parser.add_argument("--path", choices=CAPTURE_PATHS, help="capture path (default: every failing one)")
     parser.add_argument("--store", default="capmap-results/results.db", help="results store or snapshot JSON")
-    parser.add_argument("-o", "--output", help="script file (one path only)")
+    parser.add_argument("-o", "--output", help="script file (one path only), or a folder for the scripts")
     parser.add_argument("--registry", action="append", default=[], help="registry the cases come from")
     parser.add_argument("--run-key", default="", help="run key (default: the store's newest)")
     parser.add_argument("--check", action="store_true", help="run every failing cell's script and judge it")
@@ -99,14 +99,25 @@ def _write_one(args: argparse.Namespace, source: Source) -> int:
             raise RegistryError(
                 f"{source.file}: case {args.name!r} fails on no path (choose one with --path)"
             )
-    if args.output and len(cells) > 1:
+    # -o names a file, or a folder (one that exists, or a name ending in /) that gets each
+    # script under its usual name.
+    folder = (
+        Path(args.output)
+        if args.output and (Path(args.output).is_dir() or args.output.endswith("/"))
+        else None
+    )
+    if args.output and folder is None and len(cells) > 1:
         raise RegistryError(
-            f"-o {args.output}: case {args.name!r} fails on several paths; choose one with --path"
+            f"-o {args.output}: case {args.name!r} fails on several paths; choose one with --path, "
+            "or give a folder"
         )
     specs = _registries(args, source.run)
     case = _case_for(_load_cases(specs), cells[0], specs)
+    if folder is not None:
+        folder.mkdir(parents=True, exist_ok=True)
     for cell in cells:
-        out = Path(args.output) if args.output else Path(f"{file_stem(cell.case, cell.path)}.py")
+        name = Path(f"{file_stem(cell.case, cell.path)}.py")
+        out = folder / name if folder is not None else Path(args.output) if args.output else name
         write_script(case, cell, source.run, out)
         print(f"wrote {out} (expected outcome: {cell.status})")
     return 0
