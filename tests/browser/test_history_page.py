@@ -69,3 +69,24 @@ def test_a_phone_scrolls_the_table_not_the_page(session: PageSession, history_pa
     axe = pytest.importorskip("axe_playwright_python.sync_playwright")
     violations = axe.Axe().run(page).response["violations"]
     assert [v["id"] for v in violations if v["impact"] in ("serious", "critical")] == []
+
+
+@pytest.mark.parametrize(("width", "height"), [(1400, 900), (390, 800)])
+def test_the_header_row_stays_in_view_below_the_toolbar(
+    session: PageSession, history_page: Path, width: int, height: int
+) -> None:
+    session.page.set_viewport_size({"width": width, "height": height})
+    page = session.open(history_page)
+    page.locator(".cm-scroll").scroll_into_view_if_needed()
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    page.locator(".cm-scroll").evaluate("box => { box.scrollTop = 3000; box.scrollLeft = 200; }")
+    toolbar = page.locator(".cm-toolbar").bounding_box()
+    box = page.locator(".cm-scroll").bounding_box()
+    header = page.locator("#cm-table thead th").first.bounding_box()
+    first_row = page.locator("#cm-table tbody tr").first.bounding_box()
+    assert toolbar and box and header and first_row
+    # The rows scrolled away under the header; the header sits at the top of the table's box,
+    # at its left edge, and below the toolbar.
+    assert first_row["y"] < box["y"]
+    assert abs(header["y"] - box["y"]) <= 2 and abs(header["x"] - box["x"]) <= 2
+    assert header["y"] >= toolbar["y"] + toolbar["height"] - 1

@@ -22,6 +22,12 @@
       esc(c.environment) + "\">" + esc(c.label) + (c.sample ? " (sample)" : "") + "</th>";
   });
   thead.innerHTML = head + "<th scope=\"col\">Where it works</th></tr>";
+  // The table's box is as tall as the screen below the toolbar, whatever the toolbar's height.
+  var toolbar = document.querySelector(".cm-toolbar");
+  function measureToolbar() {
+    document.documentElement.style.setProperty("--cm-toolbar-h", Math.ceil(toolbar.getBoundingClientRect().height) + "px");
+  }
+  if (window.ResizeObserver) new ResizeObserver(measureToolbar).observe(toolbar); else measureToolbar();
   function esc(s) {
     return String(s).replace(/[&<>"']/g, function (c) {
       return { "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;" }[c];
