@@ -2,7 +2,7 @@
 
     PYTHONPATH=python python bench/pr_replay.py [--bin build/main/capmap]
         [--commits ../shared/data/kornia-commits.tsv] [--baseline surveys/kornia/snapshot.json]
-        [--jobs 2] [--matrix 4] [--measure 8] [--out replay.tsv]
+        [--jobs 2] [--matrix 4] [--measure 8] [--max-predicted S] [--out replay.tsv]
 
 1. Prediction: `capmap list --changes-from COMMITS --baseline SNAP` replays every commit's
    changed files against the published survey (one registry load), and this script prints
@@ -115,6 +115,12 @@ def main() -> None:
     parser.add_argument("--matrix", type=int, default=4)
     parser.add_argument("--measure", type=int, default=0, help="commits to run for real, cold and warm")
     parser.add_argument("--out", type=Path, help="write the per-commit predictions here (TSV)")
+    parser.add_argument(
+        "--max-predicted",
+        type=float,
+        default=0,
+        help="measure only commits predicted at most this many seconds",
+    )
     args = parser.parse_args()
 
     rows = predict(args.bin, args.commits, args.baseline, args.jobs, args.matrix)
@@ -130,7 +136,10 @@ def main() -> None:
     stream = {r["commit"]: r["files"].split(",") for r in csv.DictReader(lines, delimiter="\t")}
     print(f"\n{'commit':<10} {'cases':>5} {'predicted_s':>11} {'cold_s':>7} {'warm_s':>7}")
     with tempfile.TemporaryDirectory() as cache_root:
-        for row in pick(rows, one, args.measure):
+        candidates = [r for r in rows if not args.max_predicted or float(r[one]) <= args.max_predicted]
+        if len(candidates) < len(rows):
+            print(f"(measuring only the {len(candidates)} commits predicted <= {args.max_predicted:.0f} s)")
+        for row in pick(candidates, one, args.measure):
             cache = Path(cache_root) / row["change"]
             cold = measure(args.bin, row, stream[row["change"]], args.baseline, args.jobs, cache)
             warm = measure(args.bin, row, stream[row["change"]], args.baseline, args.jobs, cache)
