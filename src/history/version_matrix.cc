@@ -46,15 +46,15 @@ std::string change_cause(const VersionCell& before, const VersionCell& after) {
 
 }  // namespace
 
-const char* change_kind_name(ChangeKind kind) {
+const char* change_kind_name(VersionChange kind) {
   switch (kind) {
-    case ChangeKind::kRegression:
+    case VersionChange::kRegression:
       return "regression";
-    case ChangeKind::kFixed:
+    case VersionChange::kFixed:
       return "fixed";
-    case ChangeKind::kChanged:
+    case VersionChange::kChanged:
       return "changed";
-    case ChangeKind::kSame:
+    case VersionChange::kSame:
       break;
   }
   return "same";
@@ -184,10 +184,10 @@ VersionMatrix build_version_matrix(std::vector<VersionColumn> columns) {
         sequence.emplace_back(column.torch, cell->status);
         if (previous) {
           const bool was = is_supported(previous->status), is = is_supported(cell->status);
-          ChangeKind kind = was && !is                         ? ChangeKind::kRegression
-                            : !was && is                       ? ChangeKind::kFixed
-                            : previous->status != cell->status ? ChangeKind::kChanged
-                                                               : ChangeKind::kSame;
+          VersionChange kind = was && !is                         ? VersionChange::kRegression
+                               : !was && is                       ? VersionChange::kFixed
+                               : previous->status != cell->status ? VersionChange::kChanged
+                                                                  : VersionChange::kSame;
           row.kind = std::min(row.kind, kind);
         }
         previous = cell;

@@ -11,10 +11,10 @@
 
 namespace capmap {
 
-enum class ChangeKind { kRegression, kFixed, kChanged, kSame };
+enum class VersionChange { kRegression, kFixed, kChanged, kSame };
 
 // "regression", "fixed", "changed", "same".
-const char* change_kind_name(ChangeKind kind);
+const char* change_kind_name(VersionChange kind);
 
 struct MatrixRow {
   std::string name;  // the case
@@ -24,7 +24,7 @@ struct MatrixRow {
   std::string path;         // onnx, export, compile, ...
   std::vector<std::optional<VersionCell>> cells;  // one per column; empty: not surveyed there
   std::string summary;
-  ChangeKind kind = ChangeKind::kSame;
+  VersionChange kind = VersionChange::kSame;
 };
 
 // What changed from one version of the axis to the next.

@@ -217,7 +217,7 @@ MergedSnapshot build_snapshot(const MergeOptions& options) {
     if (!usable[i]) continue;
     const std::string store_name = stores[i]->file().string();
     const auto repro_marks = stores[i]->repro(key);
-    stores[i]->for_each_record(key, [&](StoredRecord&& rec) {
+    stores[i]->for_each_record(key, [&](RecordRow&& rec) {
       if (!cases.count(rec.case_name)) return;  // case left the registry; nothing to show
       auto [it, fresh] = recorded_in.emplace(std::make_pair(rec.case_name, rec.path), store_name);
       if (!fresh) {

@@ -239,7 +239,7 @@ std::optional<std::vector<StoredSelection>> StoreReader::selections(
 }
 
 void StoreReader::for_each_record(const std::string& run_key,
-                                  const std::function<void(StoredRecord&&)>& visit) const {
+                                  const std::function<void(RecordRow&&)>& visit) const {
   sqlite3_stmt* raw = nullptr;
   if (sqlite3_prepare_v2(db_,
                          "SELECT case_name, path, status, seconds, record, created FROM records "
@@ -253,7 +253,7 @@ void StoreReader::for_each_record(const std::string& run_key,
                     SQLITE_TRANSIENT);
   int rc;
   while ((rc = sqlite3_step(stmt.get())) == SQLITE_ROW) {
-    StoredRecord rec;
+    RecordRow rec;
     rec.case_name = column_text(stmt.get(), 0);
     rec.path = column_text(stmt.get(), 1);
     const char* text = reinterpret_cast<const char*>(sqlite3_column_text(stmt.get(), 4));

@@ -37,7 +37,9 @@ struct StoredSelection {
   long long cases = 0;
 };
 
-struct StoredRecord {
+// One row of the records table as merge reads it (not the store's own StoredRecord:
+// two classes of one name in one program break the one-definition rule).
+struct RecordRow {
   std::string case_name;
   std::string path;
   nlohmann::json record;  // RECORD with `status` and `seconds` filled from their columns
@@ -64,7 +66,7 @@ class StoreReader {
   std::map<std::pair<std::string, std::string>, ReproMark> repro(const std::string& run_key) const;
   // Streams the records of one run key, ordered by case name then path.
   void for_each_record(const std::string& run_key,
-                       const std::function<void(StoredRecord&&)>& visit) const;
+                       const std::function<void(RecordRow&&)>& visit) const;
 
  private:
   std::vector<nlohmann::json> json_column(const char* sql, const std::string& run_key,

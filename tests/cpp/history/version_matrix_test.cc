@@ -66,13 +66,13 @@ TEST(VersionMatrix, OrdersColumnsByTorchAndPutsRegressionsFirst) {
   EXPECT_EQ(matrix.columns[0].torch, "2.9.1");
   ASSERT_EQ(matrix.rows.size(), 4u);
   EXPECT_EQ(matrix.rows[0].name, "b");
-  EXPECT_EQ(matrix.rows[0].kind, ChangeKind::kRegression);
+  EXPECT_EQ(matrix.rows[0].kind, VersionChange::kRegression);
   EXPECT_EQ(matrix.rows[0].summary, "works in torch 2.9.1, broke in 2.13.0");
   EXPECT_EQ(matrix.rows[1].name, "c");
-  EXPECT_EQ(matrix.rows[1].kind, ChangeKind::kFixed);
+  EXPECT_EQ(matrix.rows[1].kind, VersionChange::kFixed);
   EXPECT_EQ(matrix.rows[2].name, "d");
-  EXPECT_EQ(matrix.rows[2].kind, ChangeKind::kChanged);
-  EXPECT_EQ(matrix.rows[3].kind, ChangeKind::kSame);
+  EXPECT_EQ(matrix.rows[2].kind, VersionChange::kChanged);
+  EXPECT_EQ(matrix.rows[3].kind, VersionChange::kSame);
   ASSERT_EQ(matrix.steps.size(), 1u);
   const auto& step = matrix.steps[0];
   EXPECT_EQ(step.compared, 4u);
@@ -140,7 +140,7 @@ TEST(VersionMatrix, KorniasFileSitsBesideItsTorchAndStaysOffTheAxis) {
   ASSERT_EQ(matrix.rows.size(), 1u);
   ASSERT_TRUE(matrix.rows[0].cells[1].has_value());
   EXPECT_EQ(matrix.rows[0].cells[1]->status, "fail");
-  EXPECT_EQ(matrix.rows[0].kind, ChangeKind::kSame);  // the file is not a version of the axis
+  EXPECT_EQ(matrix.rows[0].kind, VersionChange::kSame);  // the file is not a version of the axis
   EXPECT_EQ(matrix.steps.size(), 1u);
 }
 

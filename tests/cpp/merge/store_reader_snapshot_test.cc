@@ -36,14 +36,14 @@ TEST(StoreReader, SeesTheStoreAsItWasWhenItOpenedWhileARunGoesOnWriting) {
   ASSERT_EQ(runs.size(), 1u);
   EXPECT_EQ(runs[0].run_key, "k");
   int records = 0;
-  reader.for_each_record("k", [&](StoredRecord&&) { ++records; });
+  reader.for_each_record("k", [&](RecordRow&&) { ++records; });
   EXPECT_EQ(records, 1);
   EXPECT_TRUE(reader.cases("k2").empty());
 
   StoreReader fresh(path);
   EXPECT_EQ(fresh.runs().size(), 2u);
   int fresh_records = 0;
-  fresh.for_each_record("k", [&](StoredRecord&&) { ++fresh_records; });
+  fresh.for_each_record("k", [&](RecordRow&&) { ++fresh_records; });
   EXPECT_EQ(fresh_records, 2);
 }
 
