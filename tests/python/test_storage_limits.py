@@ -175,3 +175,25 @@ def test_a_store_whose_folder_vanishes_during_the_run_is_named(capmap_bin: Path,
     line = last_line(errors)
     assert f"the folder {folder} holding the store was removed or moved" in line, line
     assert "run the same command again" in line, line
+
+
+def test_a_registry_file_that_vanishes_during_the_run(capmap_bin: Path, tmp_path: Path) -> None:
+    """The workers imported the registry when they started: the run finishes every case and
+    keeps every record. The next run on that store names the missing file in one line, exit 2,
+    and leaves the store as it was."""
+    registry = write_registry(tmp_path)
+    store = tmp_path / "results.db"
+    run = start_run(capmap_bin, registry, store)
+    try:
+        wait_for_records(store, 1, run)
+        registry.unlink()
+    finally:
+        _, errors = run.communicate(timeout=180)
+    assert run.returncode == 0, errors
+    assert record_count(store) == CASES
+    before = store.read_bytes()
+    again = run_capmap(capmap_bin, "run", registry, "--paths", "eager", "--store", store, "--no-merge")
+    assert again.returncode == 2, again.stderr
+    lines = again.stderr.strip().splitlines()
+    assert len(lines) == 1 and str(registry) in lines[0], again.stderr
+    assert record_count(store) == CASES and store.read_bytes() == before
