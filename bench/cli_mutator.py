@@ -109,6 +109,8 @@ def commands(target: str, file: Path, scratch: Path, rules_snapshot: Path) -> li
         return [
             ["merge", "--store", f, "--out", str(scratch / "s.json"), "--force"],
             ["causes", "--store", f],
+            # repro reads the store in Python (capmap.repro.cells): the case is looked up there first.
+            ["repro", "no_such_case", "--store", f],
         ]
     if target == "cause_rules":
         return [["causes", str(rules_snapshot), "--rules", f]]

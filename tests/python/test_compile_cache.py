@@ -112,3 +112,27 @@ def test_a_compile_cache_that_is_a_file_is_refused_in_one_line(capmap_bin: Path,
     assert run.returncode == 2
     assert run.stderr.strip() == f"capmap: CAPMAP_COMPILE_CACHE {not_a_folder}: exists and is not a folder"
     assert not store.exists()
+
+
+def test_a_kernel_library_cut_short_in_the_cache_is_rebuilt_not_reported(
+    capmap_bin: Path, tmp_path: Path
+) -> None:
+    """A process killed while it wrote a kernel leaves an empty library in the shared cache; every
+    later case that needs that kernel would fail with "file too short". The compile path drops the
+    file, compiles again and records that it did, so the cell is the operator's."""
+    registry = tmp_path / "same_graph.py"
+    registry.write_text(SAME_GRAPH_REGISTRY)
+    env = python_env(TMPDIR=str(tmp_path))
+    env.pop("TORCHINDUCTOR_CACHE_DIR", None)
+    env.pop("CAPMAP_COMPILE_CACHE", None)
+    first = _run(capmap_bin, registry, tmp_path / "first.db", env, "--only", "scale_then_shift")
+    assert first.returncode == 0, first.stderr[-2000:]
+    libraries = list(tmp_path.glob("capmap-inductor-*/slot-0/**/*.main.so"))
+    assert libraries, "the compile wrote no kernel library"
+    for library in libraries:
+        library.write_bytes(b"")
+    second = _run(capmap_bin, registry, tmp_path / "second.db", env, "--only", "scale_then_shift")
+    assert second.returncode == 0, second.stderr[-2000:]
+    record = records(tmp_path / "second.db")[("scale_then_shift", "compile")]
+    assert record["status"] == "ok", record.get("message")
+    assert record["cache_file_removed"] in {str(p) for p in libraries}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import time
 from typing import Any
@@ -47,6 +48,8 @@ SPLIT_WITHOUT_REASON = "Compiled as separate graphs"
 _GB_ID = re.compile(r"\bgb(\d{4})\b", re.IGNORECASE)
 _REASON_LIMIT = 300
 _QUOTED_FRAME = re.compile(r'File "([^"]+)", line (\d+), in (\w+)')
+# dlopen's words for a library file cut short ("file too short") or not a library at all.
+_SHORT_LIBRARY = re.compile(r"(/\S+\.so): (?:file too short|invalid ELF header)")
 _RESUME = re.compile(r"^torch_dynamo_resume_in_(.+)_at_\d+$")
 # dynamo's title for a jump on a tensor's value, which it also reports as "generic_jump ...".
 _JUMP_TITLE = "Data-dependent branching"
@@ -68,17 +71,29 @@ def probe(ctx: ProbeContext) -> dict[str, Any]:
     dynamo_utils.counters.clear()
     dynamo_utils.compilation_time_metrics.clear()
 
-    compiled = torch.compile(ctx.case_function(), backend="inductor", fullgraph=False)
     record: dict[str, Any] = {}
-    start = time.perf_counter()
-    values = ctx.fresh_inputs()
-    try:
-        with torch.no_grad():
-            out = ctx.with_receiver(compiled(*values), values)
-    except Exception as exc:  # noqa: BLE001 - the failure is what this path reports
-        record.update(_break_facts(ctx.root))
-        record["compile_seconds"] = _compile_seconds()
-        return {"status": "fail", **record, **ctx.error_fields(exc)}
+    for attempt in (1, 2):
+        compiled = torch.compile(ctx.case_function(), backend="inductor", fullgraph=False)
+        start = time.perf_counter()
+        values = ctx.fresh_inputs()
+        try:
+            with torch.no_grad():
+                out = ctx.with_receiver(compiled(*values), values)
+            break
+        except Exception as exc:  # noqa: BLE001 - the failure is what this path reports
+            broken = _broken_cache_file(exc)
+            if broken is not None and attempt == 1:
+                # A kernel library a killed process left half written fails every case that
+                # needs it: the harness's fault, not the operator's. Drop it and compile again.
+                os.remove(broken)
+                record["cache_file_removed"] = broken
+                torch._dynamo.reset()
+                dynamo_utils.counters.clear()
+                dynamo_utils.compilation_time_metrics.clear()
+                continue
+            record.update(_break_facts(ctx.root))
+            record["compile_seconds"] = _compile_seconds()
+            return {"status": "fail", **record, **ctx.error_fields(exc)}
     record["first_run_seconds"] = round(time.perf_counter() - start, 6)
     # The first call's tensors, flattened as the wrapper of the export paths does and taken now:
     # a method that changes its object and returns it would otherwise show the second call's state.
@@ -208,6 +223,19 @@ def _break_facts(root: LibraryRoot | None) -> dict[str, Any]:
         "break_reasons": reasons[:MAX_REASONS],
         "graph_count": graphs,
     }
+
+
+def _broken_cache_file(exc: BaseException) -> str | None:
+    """The compiled library under inductor's cache folder that failed to load as a truncated or
+    empty file, if that is what `exc` (or an exception it wraps) says."""
+    cache = os.environ.get("TORCHINDUCTOR_CACHE_DIR")
+    seen: BaseException | None = exc
+    while seen is not None and cache:
+        match = _SHORT_LIBRARY.search(str(seen))
+        if match and os.path.abspath(match.group(1)).startswith(os.path.abspath(cache) + os.sep):
+            return match.group(1) if os.path.isfile(match.group(1)) else None
+        seen = seen.__cause__ or seen.__context__
+    return None
 
 
 def _break_site(reason: Any) -> tuple[str, int] | str:

@@ -1,15 +1,16 @@
 """Module metrics and their stateful API, in one pattern.
 
 A metric module accumulates state: `update(preds, target)` adds a batch, `compute()` reduces what
-was added, `reset()` clears it. A case of a module metric probes one fresh metric through one
-update and one compute, as a function of the batch (`update+compute` variants): the state starts
-as the metric's own initial tensors, so the captured graph's inputs are the batch alone and its
-outputs the computed value. Such a case covers the class, its `update` and its `compute`.
+was added, `reset()` clears it. A case of a module metric builds the metric once, outside the
+captured call, as a user does, and captures one `reset`, one `update` and one `compute` as a
+function of the batch (`update+compute` variants): the captured graph's inputs are the batch and
+its outputs the computed value. Building the metric inside the captured call instead would
+capture its constructor too, where torchmetrics' `add_state` fails under export before any
+update runs. Such a case covers the class, its `update` and its `compute`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import torch
@@ -21,6 +22,7 @@ import torchmetrics.retrieval as tm_retrieval
 
 from capmap import case
 from capmap.cases import public_name
+from capmap.deferred import deferred
 from capmap.registries.torchmetrics._inputs import (
     C,
     L,
@@ -33,16 +35,17 @@ from capmap.registries.torchmetrics._inputs import (
 )
 
 
-def update_then_compute(metric_class: type, init: dict[str, Any]) -> Callable[..., Any]:
-    """A function of one batch: a fresh metric, one `update`, then `compute`."""
+class UpdateThenCompute(torch.nn.Module):
+    """One metric, built once; each call resets it, adds one batch and computes."""
 
-    def run(*batch: torch.Tensor) -> Any:
-        metric = metric_class(**init)
-        metric.update(*batch)
-        return metric.compute()
+    def __init__(self, metric_class: type, init: dict[str, Any]) -> None:
+        super().__init__()
+        self.metric = metric_class(**init)
 
-    run.__name__ = f"{metric_class.__name__}_update_compute"
-    return run
+    def forward(self, *batch: torch.Tensor) -> Any:
+        self.metric.reset()
+        self.metric.update(*batch)
+        return self.metric.compute()
 
 
 def stateful(
@@ -56,7 +59,7 @@ def stateful(
     case(
         f"{metric_class.__name__}[update+compute]",
         group,
-        update_then_compute(metric_class, init or {}),
+        deferred(UpdateThenCompute, metric_class, init or {}),
         inputs,
         covers=(name, f"{name}.update", f"{name}.compute"),
         tags=tags,
