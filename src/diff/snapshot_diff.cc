@@ -32,6 +32,32 @@ void flatten(const nlohmann::json& value, const std::string& prefix,
   out[prefix] = value.is_string() ? value.get<std::string>() : value.dump();
 }
 
+// The header as diff compares it: each excluded name is its own entry (`excludes.NAME` → its
+// reason), so a registry edit that only moves the lines the excludes are written on is no change,
+// and a change names the exclusion instead of repeating the whole list.
+nlohmann::json comparable_header(const nlohmann::json& header) {
+  nlohmann::json out = header;
+  auto it = out.find("excludes");
+  if (it == out.end() || !it->is_array()) return out;
+  nlohmann::json by_name = nlohmann::json::object();
+  for (const auto& e : *it) {
+    if (e.is_object() && e.contains("name") && e["name"].is_string()) {
+      by_name[e["name"].get<std::string>()] = e.value("reason", "");
+    }
+  }
+  *it = std::move(by_name);
+  return out;
+}
+
+// A header value as a reader sees it in a table: long ones end with how long they are.
+std::string shown_value(const std::string& value) {
+  constexpr std::size_t kLongest = 200;
+  if (value.size() <= kLongest) return value;
+  std::size_t cut = kLongest;
+  while (cut > 0 && (static_cast<unsigned char>(value[cut]) & 0xC0) == 0x80) --cut;  // UTF-8
+  return value.substr(0, cut) + fmt::format("… ({} characters)", value.size());
+}
+
 struct PathView {
   std::string status;
   std::string cause;
@@ -313,8 +339,8 @@ SnapshotDiff diff_snapshots(const nlohmann::json& old_snapshot,
   // Kornia's file): there is no path to compare, only the header says so.
   const bool no_common_path = shared_paths.empty() && !old_paths.empty() && !new_paths.empty();
   std::map<std::string, std::string> old_header, new_header;
-  flatten(old_snapshot.at("header"), "", old_header);
-  flatten(new_snapshot.at("header"), "", new_header);
+  flatten(comparable_header(old_snapshot.at("header")), "", old_header);
+  flatten(comparable_header(new_snapshot.at("header")), "", new_header);
   std::set<std::string> keys;
   for (const auto& [k, v] : old_header) keys.insert(k);
   for (const auto& [k, v] : new_header) keys.insert(k);
@@ -333,7 +359,7 @@ SnapshotDiff diff_snapshots(const nlohmann::json& old_snapshot,
     if (kornia_side && key == "paths" && !no_common_path) continue;
     std::string before = o != old_header.end() ? o->second : "(none)";
     std::string after = n != new_header.end() ? n->second : "(none)";
-    if (before != after) diff.header.push_back({key, before, after});
+    if (before != after) diff.header.push_back({key, shown_value(before), shown_value(after)});
   }
   const auto old_selection = selection_from_json(old_snapshot.at("header"), "old snapshot");
   const auto new_selection = selection_from_json(new_snapshot.at("header"), "new snapshot");

@@ -85,6 +85,40 @@ TEST(SnapshotDiff, IdenticalSnapshotsHaveNoChanges) {
   EXPECT_EQ(diff_as_text(diff), "Summary: no changes\n");
 }
 
+TEST(SnapshotDiff, ExcludedNamesCompareByNameAndReasonNotByTheirLines) {
+  auto with_excludes = [](nlohmann::json excludes) {
+    nlohmann::json s = new_snapshot();
+    s["header"]["excludes"] = std::move(excludes);
+    return s;
+  };
+  nlohmann::json a = {{{"name", "kornia.io"}, {"reason", "file I/O"}, {"where", "x.py:10"}},
+                      {{"name", "kornia.onnx"}, {"reason", "runs ONNX"}, {"where", "x.py:11"}}};
+  nlohmann::json moved = a;
+  moved[0]["where"] = "x.py:14";  // lines added above it in the registry
+  moved[1]["where"] = "x.py:15";
+  EXPECT_TRUE(diff_snapshots(with_excludes(a), with_excludes(moved)).header.empty());
+
+  nlohmann::json edited = moved;
+  edited[1]["reason"] = "runs or edits ONNX models";
+  edited.push_back({{"name", "kornia.to_jax"}, {"reason", "transpiles"}, {"where", "x.py:20"}});
+  auto diff = diff_snapshots(with_excludes(a), with_excludes(edited));
+  ASSERT_EQ(diff.header.size(), 2u);
+  EXPECT_EQ(diff.header[0].key, "excludes.kornia.onnx");
+  EXPECT_EQ(diff.header[0].new_value, "runs or edits ONNX models");
+  EXPECT_EQ(diff.header[1].key, "excludes.kornia.to_jax");
+  EXPECT_EQ(diff.header[1].old_value, "(none)");
+}
+
+TEST(SnapshotDiff, LongHeaderValuesAreShortenedWithTheirLength) {
+  nlohmann::json a = new_snapshot(), b = new_snapshot();
+  a["header"]["note"] = std::string(300, 'a');
+  b["header"]["note"] = std::string(500, 'b');
+  auto diff = diff_snapshots(a, b);
+  ASSERT_EQ(diff.header.size(), 1u);
+  EXPECT_EQ(diff.header[0].old_value, std::string(200, 'a') + "… (300 characters)");
+  EXPECT_EQ(diff.header[0].new_value, std::string(200, 'b') + "… (500 characters)");
+}
+
 TEST(DiffReport, TextMarkdownAndJsonShowTheSameChanges) {
   SnapshotDiff diff = diff_snapshots(old_snapshot(), new_snapshot());
   std::string text = diff_as_text(diff);
