@@ -21,6 +21,7 @@
 #include "run/change_selection.h"
 #include "run/known_durations.h"
 #include "run/longest_first.h"
+#include "run/predicted_wall.h"
 #include "run/process_control.h"
 #include "run/python_locator.h"
 #include "run/run_paths.h"
@@ -113,13 +114,32 @@ std::optional<nlohmann::json> store_snapshot(const std::string& store) {
   }
 }
 
+// The cases `capmap run` with the same --only, --tag and --all would ask for.
+std::vector<nlohmann::json> asked_cases(const ListOptions& options, const nlohmann::json& hello) {
+  CaseFilter filter;
+  filter.only = options.only;
+  filter.tags = options.tags;
+  const auto& inventory = hello.at("cases");
+  use_default_tier(inventory, !options.registries.empty(), options.all, filter);
+  return select_cases(inventory, filter);
+}
+
+// What a plain `capmap run` records of itself: the library, the versions and its settings.
+nlohmann::json plain_run(const nlohmann::json& hello) {
+  return {{"library", hello.value("library", nlohmann::json::object())},
+          {"versions", hello.value("versions", nlohmann::json::object())},
+          {"settings", {{"opset", 18}, {"export_strict", false}}}};
+}
+
+int job_count(const ListOptions& options) {
+  return options.jobs > 0 ? options.jobs
+                          : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
+
 // `capmap list --changed ... --baseline SNAP --jobs N`: the cases `capmap run`
 // with the same options would run (this shard's, with --shard), each with its
 // expected seconds, and the wall the run should take on N jobs, longest first.
 void plan_command(const ListOptions& options, const nlohmann::json& hello) {
-  CaseFilter filter;
-  filter.only = options.only;
-  filter.tags = options.tags;
   Shard shard;
   if (!options.shard.empty()) shard = parse_shard(options.shard);
   const ShardBy shard_by = parse_shard_by(options.shard_by);
@@ -134,39 +154,27 @@ void plan_command(const ListOptions& options, const nlohmann::json& hello) {
   auto previous = baseline ? std::nullopt : store_snapshot(options.store);
 
   const auto paths = choose_run_paths(split_path_list(options.run_paths), announced_paths(hello));
-  const auto& inventory = hello.at("cases");
-  use_default_tier(inventory, !options.registries.empty(), options.all, filter);
-  auto cases = select_cases(inventory, filter);
+  auto cases = asked_cases(options, hello);
   const DurationTable baseline_durations =
       baseline ? snapshot_durations(baseline->snapshot()) : DurationTable{};
   if (request.any()) {
     const nlohmann::json* known = baseline   ? &baseline->snapshot()
                                   : previous ? &*previous
                                              : nullptr;
-    auto library = hello.value("library", nlohmann::json::object());
-    // The settings a plain `capmap run` uses.
-    nlohmann::json this_run = {{"library", library},
-                               {"versions", hello.value("versions", nlohmann::json::object())},
-                               {"settings", {{"opset", 18}, {"export_strict", false}}}};
-    add_files_changed_by_hash(request, known, locate_python(), library.value("name", ""),
-                              changed_files);
+    nlohmann::json this_run = plain_run(hello);
+    add_files_changed_by_hash(request, known, locate_python(),
+                              this_run["library"].value("name", ""), changed_files);
     auto change = select_changed_cases(cases, known, this_run, changed_files, paths);
     std::fprintf(stderr, "capmap: %s\n", describe_change_selection(change).c_str());
     cases = std::move(change.to_run);
   }
   DurationTable durations = baseline_durations;
   if (previous) durations = overlay_durations(durations, snapshot_durations(*previous));
-  auto mine = shard_cases(cases, shard, shard_by, baseline_durations, paths);
-  // Skip cases are never dispatched: they take no slot.
-  std::vector<nlohmann::json> dispatched;
-  for (const auto& c : mine) {
-    if (!c.contains("skip") || !c["skip"].is_string()) dispatched.push_back(c);
-  }
+  auto dispatched =
+      dispatched_cases(shard_cases(cases, shard, shard_by, baseline_durations, paths));
   std::size_t unknown = 0;
   auto seconds = expected_case_seconds(dispatched, paths, durations, &unknown);
-  const int jobs = options.jobs > 0
-                       ? options.jobs
-                       : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const int jobs = job_count(options);
   auto packing = pack_longest_first(seconds, jobs);
 
   std::size_t name_width = 4;
@@ -183,19 +191,11 @@ void plan_command(const ListOptions& options, const nlohmann::json& hello) {
                      dispatched.size(), jobs, packing.wall(), busy, unknown);
   if (shard.count > 1) {
     // Every shard's wall on the same jobs, to see whether they finish together.
-    std::vector<std::string> walls;
-    for (int i = 1; i <= shard.count; ++i) {
-      std::vector<nlohmann::json> theirs;
-      for (const auto& c :
-           shard_cases(cases, {i, shard.count}, shard_by, baseline_durations, paths)) {
-        if (!c.contains("skip") || !c["skip"].is_string()) theirs.push_back(c);
-      }
-      walls.push_back(fmt::format(
-          "{:.1f}",
-          pack_longest_first(expected_case_seconds(theirs, paths, durations), jobs).wall()));
-    }
     std::string joined;
-    for (const auto& w : walls) joined += (joined.empty() ? "" : ",") + w;
+    for (double wall :
+         shard_walls(cases, shard.count, shard_by, baseline_durations, durations, paths, jobs)) {
+      joined += fmt::format("{}{:.1f}", joined.empty() ? "" : ",", wall);
+    }
     out += fmt::format(" shard={}/{} shard_walls_s={}", shard.index, shard.count, joined);
   }
   out += "\n";
@@ -210,21 +210,10 @@ void replay_command(const ListOptions& options, const nlohmann::json& hello) {
   }
   auto changes = read_change_stream(options.changes_from);
   Baseline baseline(options.baseline);
-  CaseFilter filter;
-  filter.only = options.only;
-  filter.tags = options.tags;
-  const auto& inventory = hello.at("cases");
-  use_default_tier(inventory, !options.registries.empty(), options.all, filter);
-  auto cases = select_cases(inventory, filter);
   const auto paths = choose_run_paths(split_path_list(options.run_paths), announced_paths(hello));
-  nlohmann::json this_run = {{"library", hello.value("library", nlohmann::json::object())},
-                             {"versions", hello.value("versions", nlohmann::json::object())},
-                             {"settings", {{"opset", 18}, {"export_strict", false}}}};
-  const int jobs = options.jobs > 0
-                       ? options.jobs
-                       : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  auto predictions = replay_changes(changes, cases, baseline.snapshot(), this_run, paths, jobs,
-                                    std::max(1, options.matrix));
+  const int jobs = job_count(options);
+  auto predictions = replay_changes(changes, asked_cases(options, hello), baseline.snapshot(),
+                                    plain_run(hello), paths, jobs, std::max(1, options.matrix));
   std::fputs(replay_as_tsv(predictions, jobs, std::max(1, options.matrix)).c_str(), stdout);
 }
 

@@ -8,6 +8,7 @@
 #include "common/user_error.h"
 #include "run/change_selection.h"
 #include "run/longest_first.h"
+#include "run/predicted_wall.h"
 #include "run/shard_split.h"
 
 namespace capmap {
@@ -22,15 +23,6 @@ std::vector<std::string> split(const std::string& text, char sep) {
     if (end == std::string::npos) return out;
     start = end + 1;
   }
-}
-
-// The cases a run dispatches: skip cases take no slot.
-std::vector<nlohmann::json> dispatched(const std::vector<nlohmann::json>& cases) {
-  std::vector<nlohmann::json> out;
-  for (const auto& c : cases) {
-    if (!c.contains("skip") || !c["skip"].is_string()) out.push_back(c);
-  }
-  return out;
 }
 
 }  // namespace
@@ -81,7 +73,7 @@ std::vector<ReplayPrediction> replay_changes(const std::vector<ReplayedChange>& 
   std::vector<ReplayPrediction> out;
   for (const auto& change : changes) {
     auto selection = select_changed_cases(cases, &baseline, run, change.files, paths);
-    auto chosen = dispatched(selection.to_run);
+    auto chosen = dispatched_cases(selection.to_run);
     ReplayPrediction p;
     p.id = change.id;
     p.files = change.files.size();
@@ -91,14 +83,9 @@ std::vector<ReplayPrediction> replay_changes(const std::vector<ReplayedChange>& 
     p.wall_s = pack_longest_first(seconds, jobs).wall();
     p.matrix_wall_s = p.wall_s;
     if (matrix > 1) {
-      p.matrix_wall_s = 0;
-      for (int i = 1; i <= matrix; ++i) {
-        auto mine = shard_cases(selection.to_run, {i, matrix}, ShardBy::kTime, durations, paths);
-        auto theirs = dispatched(mine);
-        p.matrix_wall_s = std::max(
-            p.matrix_wall_s,
-            pack_longest_first(expected_case_seconds(theirs, paths, durations), jobs).wall());
-      }
+      auto walls =
+          shard_walls(selection.to_run, matrix, ShardBy::kTime, durations, durations, paths, jobs);
+      p.matrix_wall_s = *std::max_element(walls.begin(), walls.end());
     }
     out.push_back(std::move(p));
   }
