@@ -33,19 +33,18 @@ def _changed(baseline: dict[str, Any]) -> dict[str, Any]:
     return new
 
 
+def _render(capmap_bin: Path, *args: str | Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(capmap_bin), "render", *map(str, args)], capture_output=True, text=True, timeout=120, check=False
+    )
+
+
 @pytest.fixture
 def rendered(capmap_bin: Path, tmp_path: Path) -> dict[str, Path]:
     baseline = write_snapshot(small_snapshot(), tmp_path / "baseline.json")
     new = write_snapshot(_changed(small_snapshot()), tmp_path / "new.json")
     out = {"html": tmp_path / "page.html", "md": tmp_path / "summary.md", "new": new, "baseline": baseline}
-    done = subprocess.run(
-        [str(capmap_bin), "render", str(new), "--baseline", str(baseline)]
-        + ["--html", str(out["html"]), "--md", str(out["md"])],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    done = _render(capmap_bin, new, "--baseline", baseline, "--html", out["html"], "--md", out["md"])
     assert done.returncode == 0, done.stderr
     return out
 
@@ -110,13 +109,7 @@ def test_the_summary_carries_the_changes_before_the_packages(rendered: dict[str,
 def test_without_a_baseline_there_is_no_changes_section(capmap_bin: Path, rendered: dict[str, Path]) -> None:
     html = rendered["html"].with_name("plain.html")
     md = rendered["md"].with_name("plain.md")
-    done = subprocess.run(
-        [str(capmap_bin), "render", str(rendered["new"]), "--html", str(html), "--md", str(md)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    done = _render(capmap_bin, rendered["new"], "--html", html, "--md", md)
     assert done.returncode == 0, done.stderr
     assert 'id="cm-changes"' not in html.read_text()
     assert "Changes since" not in md.read_text()
@@ -128,13 +121,7 @@ def test_a_baseline_that_is_not_a_snapshot_is_refused_in_one_line(
     bad = rendered["baseline"].with_name("bad.json")
     bad.write_text(json.dumps({"hello": 1}))
     html = rendered["html"].with_name("refused.html")
-    done = subprocess.run(
-        [str(capmap_bin), "render", str(rendered["new"]), "--baseline", str(bad), "--html", str(html)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    done = _render(capmap_bin, rendered["new"], "--baseline", bad, "--html", html)
     assert done.returncode == 2
     assert len(done.stderr.strip().splitlines()) == 1 and "bad.json" in done.stderr
     assert not html.exists()
