@@ -11,7 +11,8 @@
 2. Measurement (`--measure N`): real `capmap run --changed FILES --baseline SNAP` runs of N
    commits spread over the predicted distribution (the last two at or above its p90), each
    with a cold compiler cache (a new `--compile-cache` folder) and then warm (the same folder),
-   on fresh stores. Prints measured against predicted wall per commit.
+   on fresh stores; then the `--matrix` shards (`--shard I/N --shard-by time`), warm, one after
+   another, whose slowest is the matrix's wall. Prints measured against predicted per commit.
 """
 
 from __future__ import annotations
@@ -79,7 +80,13 @@ def pick(rows: list[dict[str, str]], column: str, n: int) -> list[dict[str, str]
 
 
 def measure(
-    binary: Path, commit: dict[str, str], files: list[str], baseline: Path, jobs: int, cache: Path
+    binary: Path,
+    commit: dict[str, str],
+    files: list[str],
+    baseline: Path,
+    jobs: int,
+    cache: Path,
+    shard: str = "",
 ) -> float:
     with tempfile.TemporaryDirectory() as tmp:
         argv = [
@@ -92,6 +99,8 @@ def measure(
             f"{tmp}/results.db",
             "--no-merge",
         ]
+        if shard:
+            argv += ["--shard", shard, "--shard-by", "time"]
         argv += ["--compile-cache", str(cache), "--baseline", str(baseline), "--changed", *files]
         start = time.perf_counter()
         done = subprocess.run(argv, env=environment(), capture_output=True, text=True, check=False)
@@ -134,7 +143,12 @@ def main() -> None:
         return
     lines = [line for line in args.commits.read_text().splitlines() if not line.startswith("#")]
     stream = {r["commit"]: r["files"].split(",") for r in csv.DictReader(lines, delimiter="\t")}
-    print(f"\n{'commit':<10} {'cases':>5} {'predicted_s':>11} {'cold_s':>7} {'warm_s':>7}")
+    many = f"wall_s_{args.matrix}x{args.jobs}_jobs"
+    print(
+        f"\n{'commit':<10} {'cases':>5} {'predicted_s':>11} {'cold_s':>7} {'warm_s':>7} "
+        f"{'matrix_predicted_s':>18} {'matrix_warm_s':>13}"
+    )
+    measured: list[tuple[float, float, float]] = []
     with tempfile.TemporaryDirectory() as cache_root:
         candidates = [r for r in rows if not args.max_predicted or float(r[one]) <= args.max_predicted]
         if len(candidates) < len(rows):
@@ -143,9 +157,26 @@ def main() -> None:
             cache = Path(cache_root) / row["change"]
             cold = measure(args.bin, row, stream[row["change"]], args.baseline, args.jobs, cache)
             warm = measure(args.bin, row, stream[row["change"]], args.baseline, args.jobs, cache)
+            # A matrix job is one shard on its own machine: the slowest shard is the matrix's wall.
+            # The shards run one after another here, each on --jobs cores, with the warm cache.
+            files = stream[row["change"]]
+            shards = [
+                measure(args.bin, row, files, args.baseline, args.jobs, cache, f"{i}/{args.matrix}")
+                for i in range(1, args.matrix + 1)
+            ]
+            measured.append((cold, warm, max(shards)))
             print(
-                f"{row['change']:<10} {row['cases']:>5} {float(row[one]):>11.0f} {cold:>7.0f} {warm:>7.0f}",
+                f"{row['change']:<10} {row['cases']:>5} {float(row[one]):>11.0f} {cold:>7.0f} {warm:>7.0f} "
+                f"{float(row[many]):>18.0f} {max(shards):>13.0f}",
                 flush=True,
+            )
+    if measured:
+        labels = ("cold, 2 cores", "warm, 2 cores", f"warm, {args.matrix}-job matrix")
+        for index, label in enumerate(labels):
+            walls = [m[index] for m in measured]
+            print(
+                f"measured {label}: median {statistics.median(walls):.0f} s, "
+                f"p90 {quantile(walls, 0.9):.0f} s, max {max(walls):.0f} s"
             )
 
 

@@ -43,6 +43,35 @@ def disagreements(diff: dict) -> dict[tuple[str, str], dict]:
     return found
 
 
+def same_call_table(
+    agreement: dict[str, dict],
+    open_cells: dict[tuple[str, str], dict],
+    explained: dict[tuple[str, str], dict],
+) -> list[str]:
+    """Agreement on the cells where both surveys call the operator the same way: what Kornia's
+    own scripts, run again in this environment, can be compared with. A cell explained as
+    `configuration-differs` measures another call, so it leaves the count."""
+    other_call: Counter[str] = Counter()
+    for key, entry in open_cells.items():
+        row = explained.get(key)
+        if row is None or row["category"] != "configuration-differs":
+            continue
+        if entry["new_status"] == "constant" and entry["old_status"].startswith("ok"):
+            continue  # agrees once constant is read as captured; stays in the count
+        other_call[key[0]] += 1
+    out = [
+        "| path | cells with the same call | same status, constant read as captured |",
+        "|---|---:|---:|",
+    ]
+    total_cells = total_same = 0
+    for path, a in sorted(agreement.items()):
+        cells = a["compared"] - other_call[path]
+        total_cells, total_same = total_cells + cells, total_same + a["same_captured_status"]
+        out.append(f"| {path} | {cells} | {a['same_captured_status'] / cells:.1%} |")
+    out.append(f"| all | {total_cells} | {total_same / total_cells:.1%} |")
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("diff", type=Path, help="capmap diff KORNIA_FILE SNAPSHOT --format json")
@@ -115,6 +144,7 @@ def main(argv: list[str] | None = None) -> int:
         ]
         table.append("| " + " | ".join(cells) + " |")
 
+    out += ["", *same_call_table(agreement, open_cells, explained)]
     out += ["", "| why they differ | cells | meaning |", "|---|---:|---|"]
     for category, count in by_category.most_common():
         out.append(f"| {category} | {count} | {CATEGORIES.get(category, '')} |")

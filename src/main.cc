@@ -1,13 +1,35 @@
 // capmap: which operators of a PyTorch library can be captured as a graph.
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
+#include <filesystem>
 #include <string>
 #include <string_view>
 
 #include "cli/commands.h"
 #include "common/user_error.h"
 
+namespace {
+
+// A build of the checkout (not a pip install) puts the checkout's python/ first on the
+// workers' PYTHONPATH: otherwise `python -m capmap.worker` imports whatever capmap package is
+// installed, an older one that speaks the same protocol but probes differently.
+void prefer_checkout_python() {
+#ifdef CAPMAP_CHECKOUT_PYTHON
+  const std::filesystem::path checkout = CAPMAP_CHECKOUT_PYTHON;
+  std::error_code error;
+  if (!std::filesystem::is_regular_file(checkout / "capmap" / "worker.py", error)) return;
+  const char* current = std::getenv("PYTHONPATH");
+  std::string value = checkout.string();
+  if (current != nullptr && *current != '\0') value += std::string(":") + current;
+  setenv("PYTHONPATH", value.c_str(), 1);
+#endif
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
+  prefer_checkout_python();
   CLI::App app{
       "capmap — survey which operators of a PyTorch library export to ONNX, torch.export and "
       "torch.compile, and publish the answer as a compatibility page."};

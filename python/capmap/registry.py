@@ -31,6 +31,22 @@ class Registry:
         return {c.name: c for c in self.cases}
 
 
+def _registry_root(origin: str) -> str:
+    """The path prefix of a registry's own files: its file, or its package's folder."""
+    path = origin.split(":")[0]
+    if path.endswith(".py") or os.path.sep in path or os.path.exists(path):
+        return os.path.abspath(path).rsplit(".py", 1)[0]
+    try:
+        spec = importlib.util.find_spec(path)
+    except (ImportError, ValueError):
+        spec = None
+    if spec is not None and spec.submodule_search_locations:
+        return os.path.abspath(list(spec.submodule_search_locations)[0]) + os.path.sep
+    if spec is not None and spec.origin:
+        return os.path.abspath(spec.origin).rsplit(".py", 1)[0]
+    return os.path.abspath(path)
+
+
 def _import_error_line(origin: str, exc: BaseException) -> str:
     if isinstance(exc, RegistryError):
         return str(exc)
@@ -38,10 +54,9 @@ def _import_error_line(origin: str, exc: BaseException) -> str:
         return f"{exc.filename or origin}:{exc.lineno}: syntax error: {exc.msg}"
     # Name the innermost frame inside the registry so the user knows which line failed.
     where = origin
+    root = _registry_root(origin)
     for frame in reversed(traceback.extract_tb(exc.__traceback__)):
-        if frame.filename and os.path.abspath(frame.filename).startswith(
-            os.path.abspath(origin.split(":")[0]).rsplit(".py", 1)[0]
-        ):
+        if frame.filename and os.path.abspath(frame.filename).startswith(root):
             where = f"{os.path.relpath(frame.filename)}:{frame.lineno}"
             break
     msg = str(exc).strip().splitlines()[0] if str(exc).strip() else ""

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 #include <functional>
+#include <string_view>
+#include <utility>
 
 namespace capmap {
 namespace {
@@ -50,6 +52,35 @@ bool is_dunder(const std::string& name) {
   return name.size() > 4 && name.starts_with("__") && name.ends_with("__");
 }
 
+// Words two surveys use for one setting. "live" is how Kornia's file says an
+// argument is passed as a tensor input, "pixel" that coordinates are not
+// normalised, "nonsep" that a filter is not separable, "bg" a background colour.
+std::string unaliased(const std::string& part) {
+  static const std::pair<const char*, const char*> kAliases[] = {
+      {"live", "tensor"},
+      {"pixel", "normalizedcoordinates=false"},
+      {"nonsep", "separable=false"},
+      {"bg", "backgroundcolor"},
+  };
+  const std::string whole = canonical(part);
+  for (const auto& [alias, meaning] : kAliases) {
+    if (whole == alias) return meaning;
+  }
+  // An alias as one word of several ("live_sigma" → "tensorsigma"), where it means a value.
+  std::string out;
+  for (const auto& word : split(part, '_')) {
+    std::string canonical_word = canonical(word);
+    for (const auto& [alias, meaning] : kAliases) {
+      if (canonical_word == alias &&
+          std::string_view(meaning).find('=') == std::string_view::npos) {
+        canonical_word = meaning;
+      }
+    }
+    out += canonical_word;
+  }
+  return out;
+}
+
 // A bare word against a `key=value` part (both canonical).
 bool word_matches_setting(const std::string& word, const std::string& setting) {
   auto equals = setting.find('=');
@@ -57,15 +88,31 @@ bool word_matches_setting(const std::string& word, const std::string& setting) {
   if (key.empty() || value.empty()) return false;
   if (value == "true") return word == key;
   if (value == "false") return word == "no" + key || word == "non" + key || word == "un" + key;
-  return word == value || word == key + value;
+  // "nearest" ~ "mode=nearest", "order2" ~ "order=2", "tensor_sigma" ~ "sigma=tensor".
+  return word == value || word == key + value || word == value + key;
+}
+
+// Two bare words where one is a whole `_`-separated end of the other: "mask" ~
+// "valid_mask", "inverse" ~ "return_inverse", "normalize" ~ "normalize_points".
+bool word_is_end_of(const std::string& shorter, const std::string& longer) {
+  if (shorter.empty() || shorter.size() >= longer.size()) return false;
+  auto lower = [](std::string text) {
+    for (char& ch : text) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    return text;
+  };
+  const std::string s = lower(shorter), l = lower(longer);
+  if (s.find_first_of("_= ") != std::string::npos) return false;
+  return (l.starts_with(s) && l[s.size()] == '_') ||
+         (l.ends_with(s) && l[l.size() - s.size() - 1] == '_');
 }
 
 bool parts_match(const std::string& a, const std::string& b) {
-  std::string ca = canonical(a), cb = canonical(b);
+  std::string ca = unaliased(a), cb = unaliased(b);
   if (ca == cb) return true;
   bool a_setting = ca.find('=') != std::string::npos;
   bool b_setting = cb.find('=') != std::string::npos;
-  if (a_setting == b_setting) return false;  // two words, or two settings, that differ
+  if (a_setting && b_setting) return false;  // two settings that differ
+  if (!a_setting && !b_setting) return word_is_end_of(a, b) || word_is_end_of(b, a);
   return a_setting ? word_matches_setting(cb, ca) : word_matches_setting(ca, cb);
 }
 

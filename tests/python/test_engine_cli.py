@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from capmap_testing import EXAMPLE, python_env, query, run_capmap
+from capmap_testing import EXAMPLE, REPO, python_env, query, run_capmap
 
 
 def files_state(folder: Path) -> dict[str, tuple[bytes, int]]:
@@ -205,3 +206,31 @@ def test_list_of_a_broken_registry_is_one_line_and_exit_2(capmap_bin: Path, tmp_
     done = run_capmap(capmap_bin, "list", registry)
     assert done.returncode == 2
     assert "syntax.py:1" in one_line(done.stderr)
+
+
+def test_a_build_of_the_checkout_runs_the_checkouts_worker(capmap_bin: Path, tmp_path: Path) -> None:
+    """With no PYTHONPATH, a build of this checkout still imports this checkout's capmap package,
+    never an installed one (which may probe differently while speaking the same protocol)."""
+    if not capmap_bin.resolve().is_relative_to(REPO):
+        pytest.skip("an installed capmap runs its installed package")
+    registry = tmp_path / "which.py"
+    registry.write_text(
+        "from pathlib import Path\n"
+        "import capmap\n"
+        "import torch\n"
+        "from capmap import case\n"
+        f"home = 'checkout' if Path(capmap.__file__).resolve().is_relative_to({str(REPO)!r}) else 'other'\n"
+        "case(f'neg_{home}', 'math', torch.neg, [torch.ones(2)])\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env["CAPMAP_PYTHON"] = sys.executable
+    done = subprocess.run(
+        [str(capmap_bin), "list", str(registry)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "neg_checkout" in done.stdout, done.stdout

@@ -256,3 +256,22 @@ def test_loading_leaves_no_cases_behind_for_the_next_load(tmp_path: Path) -> Non
     b = write(tmp_path, "b.py", HEADER + "case('b', 'g', torch.neg, [])\n")
     assert [c.name for c in registry.load([str(a)]).cases] == ["a"]
     assert [c.name for c in registry.load([str(b)]).cases] == ["b"]
+
+
+def test_a_module_registry_that_fails_to_import_names_its_file_and_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A registry given as an importable package names the line of its submodule that failed,
+    not just the package."""
+    package = tmp_path / "toybroken"
+    write(package, "__init__.py", "from capmap import library\nlibrary('toy')\nREGISTRY_MODULES = ['ops']\n")
+    write(package, "ops.py", "import torch\n\ntorch.ones(2) @ torch.ones(3)\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    try:
+        with pytest.raises(RegistryError) as err:
+            registry.load(["toybroken"])
+    finally:
+        for name in [n for n in sys.modules if n.startswith("toybroken")]:
+            del sys.modules[name]
+    message = str(err.value)
+    assert "ops.py:3" in message and "RuntimeError" in message, message

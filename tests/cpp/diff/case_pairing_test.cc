@@ -108,6 +108,20 @@ TEST(CaseIdentity, EquivalentVariantsAreTheSameSettingWordedOtherwise) {
   EXPECT_TRUE(agree("order2", "order=2"));
   EXPECT_TRUE(agree("antialias", "antialias=True"));
   EXPECT_TRUE(agree("pos_weight,mean", "reduction=mean,pos_weight"));
+  EXPECT_TRUE(agree("tensor_sigma", "sigma=tensor"));
+  EXPECT_TRUE(agree("live", "factor=tensor"));
+  EXPECT_TRUE(agree("live_bounds", "bounds=tensor"));
+  EXPECT_TRUE(agree("pixel", "normalized_coordinates=False"));
+  EXPECT_TRUE(agree("tensor_sigma,nonsep", "sigma=tensor,separable=False"));
+  EXPECT_TRUE(agree("bg_tuple", "background_color=tuple"));
+  EXPECT_TRUE(agree("bgr", "format=bgr"));  // an alias is a whole word, never a word's start
+  EXPECT_TRUE(agree("mask", "valid_mask"));
+  EXPECT_TRUE(agree("inverse", "return_inverse"));
+  EXPECT_TRUE(agree("normalize", "normalize_points"));
+  // A word inside another is not its end: "ask" is no part of "valid_mask".
+  EXPECT_FALSE(agree("ask", "valid_mask"));
+  EXPECT_FALSE(agree("points", "normalize_points_x"));
+  EXPECT_FALSE(agree("live", "factor=0.5"));
   // Two settings must agree in key and value; a bare key does not know the value.
   EXPECT_FALSE(agree("mode=nearest", "flags=nearest"));
   EXPECT_FALSE(agree("temperature", "temperature=0.5"));

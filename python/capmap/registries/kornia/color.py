@@ -108,3 +108,34 @@ for base in ("viridis", "jet", "hsv"):
         [(gray * 31).round()],
         {"colormap": colormap},
     )
+
+# Settings Kornia's own survey measures, written so that `capmap diff` pairs the two surveys'
+# cases one to one.
+case(
+    "ApplyColorMap[jet16,int]",
+    G,
+    kc.ApplyColorMap(kc.ColorMap("jet", num_colors=16)),
+    [(gray * 15).round().long()],
+    note="jet with 16 colours on an int64 image of levels 0..15",
+)
+case("RgbToGrayscale[rgb_weights]", G, kc.RgbToGrayscale(torch.tensor([0.2, 0.7, 0.1])), [rgb])
+case(
+    "apply_colormap[autumn]",
+    G,
+    kc.apply_colormap,
+    [(gray * 15).round()],
+    {"colormap": kc.ColorMap("autumn", num_colors=16)},
+)
+case(
+    "apply_colormap[batch]",
+    G,
+    kc.apply_colormap,
+    [(image(b=2, c=1, seed=6) * 63).round()],
+    {"colormap": cmap},
+)
+two_stops = kc.ColorMap([[0.0, 0.0, 0.2], [1.0, 0.9, 0.1]], num_colors=8)
+case("apply_colormap[custom_rgb]", G, kc.apply_colormap, [(gray * 7).round()], {"colormap": two_stops})
+case("bgr_to_rgba[alpha=tensor]", G, kc.bgr_to_rgba, [rgb, torch.full((1, 1, H, W), 0.5)])
+case("raw_to_rgb[batch]", G, kc.raw_to_rgb, [image(b=2, c=1, seed=7)], {"cfa": kc.CFA.BG})
+case("rgb_to_hsv[eps]", G, kc.rgb_to_hsv, [rgb], {"eps": 1e-3})
+case("rgba_to_rgb[background_color=tuple]", G, kc.rgba_to_rgb, [rgba], {"background_color": (0.5, 0.2, 0.9)})

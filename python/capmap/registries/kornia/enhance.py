@@ -173,3 +173,60 @@ case(
 case(
     "JPEGCodecDifferentiable", G, ke.JPEGCodecDifferentiable(), [jpeg_image, torch.tensor([50.0])], atol=1e-3
 )
+
+# Settings Kornia's own survey measures, written so that `capmap diff` pairs the two surveys'
+# cases one to one.
+weights = torch.full((1, 3, H, W), 0.5)
+case("AddWeighted[tensor]", G, ke.AddWeighted(weights, weights * 0.8, weights * 0.1), [rgb, image(seed=3)])
+case("AdjustLog[inv=True]", G, ke.AdjustLog(inv=True), [rgb])
+case("AdjustSigmoid[inv=True]", G, ke.AdjustSigmoid(inv=True), [rgb])
+case("Invert[max_val]", G, ke.Invert(torch.tensor(255.0)), [rgb * 255.0])
+case(
+    "JPEGCodecDifferentiable[batch]",
+    G,
+    ke.JPEGCodecDifferentiable(),
+    [image(b=2, h=32, w=32, seed=9), torch.tensor([20.0, 90.0])],
+    atol=1e-3,
+)
+flat_table = torch.full((1, 8, 8), 16.0)
+case(
+    "JPEGCodecDifferentiable[custom_qt]",
+    G,
+    ke.JPEGCodecDifferentiable(flat_table, flat_table * 2.0),
+    [jpeg_image, torch.tensor([50.0])],
+    atol=1e-3,
+)
+case("Normalize[float]", G, ke.Normalize(0.5, 0.25), [rgb])
+case(
+    "ZCAWhitening[include_fit]",
+    G,
+    ke.ZCAWhitening(),
+    [samples],
+    {"include_fit": True},
+    note="fits inside the captured call (an SVD of the batch's covariance)",
+    atol=1e-3,  # the compiled SVD's float32 rounding moves single values by up to 7e-4
+)
+case(
+    "adjust_hue_raw[factor=tensor]", G, ke.adjust_hue_raw, [torch.cat([hsv, hsv]), torch.tensor([0.3, -0.3])]
+)
+case(
+    "image_histogram2d[centers]",
+    G,
+    ke.image_histogram2d,
+    [gray * 255.0],
+    {"centers": torch.linspace(0, 255, 32)},
+)
+case(
+    "image_histogram2d[return_pdf,kernel=gaussian]",
+    G,
+    ke.image_histogram2d,
+    [gray * 255.0],
+    {"n_bins": 32, "return_pdf": True, "kernel": "gaussian"},
+)
+case(
+    "shift_rgb[batch]",
+    G,
+    ke.shift_rgb,
+    [rgb_batch, torch.tensor([0.1, 0.2]), torch.tensor([-0.1, 0.0]), torch.tensor([0.05, -0.05])],
+)
+case("threshold[thresh=tensor]", G, ke.threshold, [rgb, torch.tensor(0.4), torch.tensor(0.9)])

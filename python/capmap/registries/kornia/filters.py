@@ -237,3 +237,153 @@ case(
     skip="needs pretrained weights",
     note="builds a Stable Diffusion pipeline from downloaded weights (diffusers)",
 )
+
+# Settings Kornia's own survey measures, written so that `capmap diff` pairs the two surveys'
+# cases one to one.
+rgb_pair = image(b=2, seed=8)
+case("BoxBlur[separable=True]", G, kf.BoxBlur(3, separable=True), [rgb])
+case("Canny[hysteresis=False]", G, kf.Canny(hysteresis=False), [gray])
+case("GaussianBlur2d[separable=False]", G, kf.GaussianBlur2d(5, (1.5, 1.5), separable=False), [rgb])
+case(
+    "GaussianBlur2d[sigma=tensor]",
+    G,
+    kf.GaussianBlur2d(5, torch.tensor([[1.5, 1.0]])),
+    [rgb],
+    note="sigma is fixed at construction, so it is a constant of the graph",
+)
+case("GuidedBlur[subsample=2]", G, kf.GuidedBlur(5, 0.01, subsample=2), [rgb, image(seed=4)])
+case("InRange[return_mask=True]", G, kf.InRange((0.2, 0.2, 0.2), (0.8, 0.8, 0.8), return_mask=True), [rgb])
+case(
+    "Laplacian[normalized=False,border_type=replicate]",
+    G,
+    kf.Laplacian(3, border_type="replicate", normalized=False),
+    [rgb],
+)
+case("MaxBlurPool2D[ceil_mode]", G, kf.MaxBlurPool2D(3, ceil_mode=True), [image(h=15, w=21, seed=9)])
+case("MedianBlur[kernel_size=5x3]", G, kf.MedianBlur((5, 3)), [rgb])
+case("Sobel[normalized=False]", G, kf.Sobel(normalized=False), [rgb])
+case("SpatialGradient[mode=diff,order=2]", G, kf.SpatialGradient("diff", 2), [rgb])
+case(
+    "bilateral_blur[sigma=tensor]",
+    G,
+    kf.bilateral_blur,
+    [rgb_pair, 5, torch.tensor([0.1, 0.2]), torch.tensor([[1.5, 1.5], [1.0, 2.0]])],
+)
+case("box_blur[separable=True]", G, kf.box_blur, [rgb], {"kernel_size": 3, "separable": True})
+case("convolve2d[padding=valid]", G, kf.convolve2d, [rgb, kernel5], {"padding": "valid"})
+case(
+    "fft_conv[behaviour=conv,padding=valid]",
+    G,
+    kf.fft_conv,
+    [rgb, kernel5],
+    {"behaviour": "conv", "padding": "valid"},
+    atol=1e-3,
+)
+case("fft_conv[normalized=True]", G, kf.fft_conv, [rgb, kernel5.abs()], {"normalized": True}, atol=1e-3)
+case("filter2d[batch_kernels]", G, kf.filter2d, [rgb_pair, normal(2, 3, 3, seed=10)])
+case("filter2d[even_kernel]", G, kf.filter2d, [rgb, normal(1, 4, 4, seed=11)])
+case(
+    "filter2d_separable[batch_kernels]",
+    G,
+    kf.filter2d_separable,
+    [rgb_pair, normal(2, 5, seed=12), normal(2, 3, seed=13)],
+)
+vol_pair = volume(b=2, c=2, seed=14)
+case("filter3d[batch_kernels]", G, kf.filter3d, [vol_pair, normal(2, 3, 3, 3, seed=15)])
+case("filter3d[border_type=circular]", G, kf.filter3d, [vol, kernel3d], {"border_type": "circular"})
+case(
+    "filter3d[border_type=constant,normalized=True]",
+    G,
+    kf.filter3d,
+    [vol, kernel3d.abs()],
+    {"border_type": "constant", "normalized": True},
+)
+case(
+    "filter3d[border_type=reflect,behaviour=conv]",
+    G,
+    kf.filter3d,
+    [vol, kernel3d],
+    {"border_type": "reflect", "behaviour": "conv"},
+)
+case("gaussian[mean]", G, kf.gaussian, [5, torch.tensor([[1.5]])], {"mean": torch.tensor([[0.5]])})
+case(
+    "gaussian_blur2d[sigma=tensor,batch]",
+    G,
+    kf.gaussian_blur2d,
+    [rgb_pair, 5, torch.tensor([[1.0, 1.0], [2.0, 0.5]])],
+)
+case(
+    "gaussian_blur2d[sigma=tensor,separable=False]",
+    G,
+    kf.gaussian_blur2d,
+    [rgb, 5, torch.tensor([[1.5, 1.0]])],
+    {"separable": False},
+)
+case(
+    "get_gaussian_kernel1d[sigma=float]",
+    G,
+    kf.get_gaussian_kernel1d,
+    [5, 1.5],
+    constant="sigma is a Python float, so the kernel is built from numbers alone",
+)
+case(
+    "get_gaussian_kernel2d[batch]",
+    G,
+    kf.get_gaussian_kernel2d,
+    [(5, 5), torch.tensor([[1.5, 1.0], [0.8, 2.0]])],
+)
+case(
+    "get_motion_kernel2d[angle=float]",
+    G,
+    kf.get_motion_kernel2d,
+    [5, 35.0, 0.5],
+    constant="angle and direction are Python floats",
+)
+case(
+    "get_motion_kernel3d[angle=float]",
+    G,
+    kf.get_motion_kernel3d,
+    [3, (15.0, 30.0, 45.0), 0.5],
+    constant="angle and direction are Python floats",
+)
+for mode, order in (("diff", 1), ("sobel", 2)):
+    case(
+        f"get_spatial_gradient_kernel2d[mode={mode},order={order}]",
+        G,
+        kf.get_spatial_gradient_kernel2d,
+        [],
+        {"mode": mode, "order": order},
+        constant="a fixed kernel chosen by mode and order",
+    )
+case(
+    "get_spatial_gradient_kernel3d[mode=diff,order=2]",
+    G,
+    kf.get_spatial_gradient_kernel3d,
+    [],
+    {"mode": "diff", "order": 2},
+    constant="a fixed kernel chosen by mode and order",
+)
+case(
+    "guided_blur[eps=tensor]",
+    G,
+    kf.guided_blur,
+    [rgb_pair, image(b=2, seed=16), 5, torch.tensor([0.01, 0.1])],
+)
+case("laplacian[batch,rect]", G, kf.laplacian, [rgb_pair], {"kernel_size": (3, 5)})
+case("median_blur[batch]", G, kf.median_blur, [rgb_pair], {"kernel_size": 3})
+case("sobel[batch]", G, kf.sobel, [rgb_pair])
+case(
+    "motion_blur3d[mode=bilinear,border_type=reflect]",
+    G,
+    kf.motion_blur3d,
+    [vol, 3, (15.0, 30.0, 45.0), 0.5],
+    {"mode": "bilinear", "border_type": "reflect"},
+)
+case(
+    "motion_blur3d[angle=tensor]",
+    G,
+    kf.motion_blur3d,
+    [vol, 3, torch.tensor([[15.0, 30.0, 45.0]]), torch.tensor([0.5])],
+)
+case("spatial_gradient[mode=diff,order=2]", G, kf.spatial_gradient, [rgb], {"mode": "diff", "order": 2})
+case("spatial_gradient[normalized=False]", G, kf.spatial_gradient, [rgb], {"normalized": False})

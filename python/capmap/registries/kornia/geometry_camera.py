@@ -598,3 +598,33 @@ for name in (
     "save_pointcloud_ply_binary",
 ):
     exclude(f"kornia.geometry.pointcloud.{name}", reason="file I/O helper; not a tensor operator")
+
+# Settings Kornia's own survey measures, written so that `capmap diff` pairs the two surveys'
+# cases one to one.
+case(
+    "conv_soft_argmax2d[temperature=tensor]",
+    GP,
+    sub.conv_soft_argmax2d,
+    [HEAT],
+    {"temperature": torch.tensor(0.5)},
+    note="`if temperature <= 0` reads the tensor's value",
+)
+case(
+    "conv_soft_argmax2d[output_value,pixel,stride2]",
+    GP,
+    sub.conv_soft_argmax2d,
+    [HEAT],
+    {"output_value": True, "normalized_coordinates": False, "stride": (2, 2)},
+)
+case("conv_soft_argmax3d[normalized]", GP, sub.conv_soft_argmax3d, [HEAT3], {"normalized_coordinates": True})
+case("conv_quad_interp3d[no_scale_steps]", GP, sub.conv_quad_interp3d, [HEAT3], {"allow_scale_steps": False})
+with torch.no_grad():
+    nms_mask = sub.nms3d(HEAT3, (3, 3, 3), True)
+case(
+    "conv_quad_interp3d[precomputed_mask]",
+    GP,
+    sub.conv_quad_interp3d,
+    [HEAT3],
+    {"precomputed_nms_mask": nms_mask},
+)
+case("nms2d[mask_only,5x5]", GP, sub.nms2d, [HEAT], {"kernel_size": (5, 5), "mask_only": True})

@@ -474,3 +474,45 @@ case(
 )
 exclude("kornia.geometry.transform.BaseModel", reason="abstract base of the registration models")
 exclude("kornia.geometry.transform.BaseWarper", reason="abstract base of the warpers")
+
+# Settings Kornia's own survey measures, written so that `capmap diff` pairs the two surveys'
+# cases one to one.
+case(
+    "warp_perspective[mode=nearest,padding_mode=border]",
+    GW,
+    T.warp_perspective,
+    [IMG2, HOM],
+    {"dsize": DSIZE, "mode": "nearest", "padding_mode": "border"},
+)
+case("warp_perspective[batch2,resize]", GW, T.warp_perspective, [IMG2, HOM], {"dsize": (24, 30)})
+case(
+    "warp_affine[align_corners=False,padding_mode=reflection]",
+    GW,
+    T.warp_affine,
+    [IMG2, AFF],
+    {"dsize": DSIZE, "align_corners": False, "padding_mode": "reflection"},
+)
+case(
+    "resize[antialias,interpolation=area]",
+    GA,
+    T.resize,
+    [IMG],
+    {"size": (16, 20), "antialias": True, "interpolation": "area"},
+)
+case(
+    "resize[interpolation=bicubic,align_corners=True]",
+    GA,
+    T.resize,
+    [IMG],
+    {"size": (16, 20), "interpolation": "bicubic", "align_corners": True},
+)
+case("resize[int,side=short]", GA, T.resize, [IMG], {"size": 12, "side": "short"})
+case(
+    "remap[normalized_coordinates,mode=nearest]",
+    GW,
+    T.remap,
+    [IMG, MAP_X / (I.W - 1) * 2 - 1, MAP_Y / (I.H - 1) * 2 - 1],
+    {"normalized_coordinates": True, "align_corners": True, "mode": "nearest"},
+)
+case("rescale[factor=tuple]", GA, T.rescale, [IMG], {"factor": (0.5, 0.75)})
+case("scale[scale_factor=scalar]", GA, T.scale, [IMG2, SCALE[:, :1]])

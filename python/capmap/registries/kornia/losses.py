@@ -153,3 +153,52 @@ case("MILossFromRef3D", G, kl.MILossFromRef3D(mi_v1, num_bins=16), [mi_v2])
 case("NMILossFromRef", G, kl.NMILossFromRef(mi_flat_a, num_bins=16), [mi_flat_b])
 case("NMILossFromRef2D", G, kl.NMILossFromRef2D(mi_a, num_bins=16), [mi_b])
 case("NMILossFromRef3D", G, kl.NMILossFromRef3D(mi_v1, num_bins=16), [mi_v2])
+
+# Settings Kornia's own survey measures, written so that `capmap diff` pairs the two surveys'
+# cases one to one.
+ignored = target.clone()
+ignored[:, :2, :3] = -100
+class_weight = torch.tensor([1.0, 2.0, 0.5, 1.0])
+case("dice_loss[ignore_index]", G, kl.dice_loss, [logits, ignored], {"ignore_index": -100})
+case(
+    "dice_loss[average=macro,weight]",
+    G,
+    kl.dice_loss,
+    [logits, target],
+    {"average": "macro", "weight": class_weight},
+)
+case("focal_loss[ignore_index]", G, kl.focal_loss, [logits, ignored], {"alpha": 0.25, "ignore_index": -100})
+case(
+    "focal_loss[reduction=mean,weight]",
+    G,
+    kl.focal_loss,
+    [logits, target],
+    {"alpha": 0.25, "reduction": "mean", "weight": class_weight},
+)
+case(
+    "HausdorffERLoss[k=3,reduction=sum]",
+    G,
+    kl.HausdorffERLoss(k=3, reduction="sum"),
+    [probabilities(1, 2, 16, 16, seed=7), labels(1, 1, 16, 16, classes=2, seed=8)],
+)
+case(
+    "kl_div_loss_2d[reduction=sum]",
+    G,
+    kl.kl_div_loss_2d,
+    [probabilities(1, 1, 8, 8, seed=13).view(1, 1, 8, 8), probabilities(1, 1, 8, 8, seed=14)],
+    {"reduction": "sum"},
+)
+case("lovasz_softmax_loss[weight]", G, kl.lovasz_softmax_loss, [logits, target], {"weight": class_weight})
+case(
+    "ssim_loss[padding=valid,reduction=none]",
+    G,
+    kl.ssim_loss,
+    [img1, img2],
+    {"window_size": 5, "padding": "valid", "reduction": "none"},
+)
+case(
+    "MS_SSIMLoss[small_sigmas]",
+    G,
+    kl.MS_SSIMLoss(sigmas=(0.25, 0.5, 1.0)),
+    [image(h=32, w=32), image(h=32, w=32, seed=5)],
+)

@@ -109,3 +109,48 @@ case(
     covers="kornia.metrics.AverageMeter.update",
     note="update returns None: the meter it changed is compared",
 )
+
+# Settings Kornia's own survey measures, written so that `capmap diff` pairs the two surveys'
+# cases one to one.
+case(
+    "accuracy[top1,top3]",
+    G,
+    km.accuracy,
+    [normal(8, 10, seed=5), labels(8, classes=10, seed=6)],
+    {"topk": (1, 3)},
+)
+case("aepe[reduction=none]", G, km.aepe, [flow1_last, flow2_last], {"reduction": "none"})
+case("average_endpoint_error", G, km.average_endpoint_error, [flow1_last, flow2_last])
+case(
+    "angle_error_mat[batch]",
+    G,
+    km.angle_error_mat,
+    [rotation_matrices(2, seed=18), rotation_matrices(2, seed=19)],
+)
+case("angle_error_vec[batch]", G, km.angle_error_vec, [normal(2, 3, seed=20), normal(2, 3, seed=21)])
+case("translation_ate[batch]", G, km.translation_ate, [normal(2, 3, seed=22), normal(2, 3, seed=23)])
+
+
+def _boxes_as(box_format: str, n: int, seed: int) -> torch.Tensor:
+    """Valid boxes in another layout than xyxy."""
+    xyxy = boxes_xyxy(n, seed=seed)
+    wh = xyxy[:, 2:] - xyxy[:, :2]
+    corner = xyxy[:, :2] if box_format == "xywh" else xyxy[:, :2] + wh / 2
+    return torch.cat([corner, wh], dim=-1)
+
+
+for layout in ("xywh", "cxcywh"):
+    case(
+        f"mean_iou_bbox[box_format={layout}]",
+        G,
+        km.mean_iou_bbox,
+        [_boxes_as(layout, 3, 7), _boxes_as(layout, 4, 8)],
+        {"box_format": layout},
+    )
+case(
+    "root_mean_squared_disparity_error[valid_mask,reduction=none]",
+    G,
+    km.root_mean_squared_disparity_error,
+    [disp_pred, disp_true],
+    {"valid_mask": valid, "reduction": "none"},
+)
