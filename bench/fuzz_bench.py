@@ -1,8 +1,7 @@
 """Runs every libFuzzer target of tests/fuzz/ for a set time and reports executions, coverage and
 findings.
 
-    cmake -S . -B build/h-fuzz -G Ninja -DCAPMAP_FUZZ=ON -DCMAKE_CXX_COMPILER=clang++ \\
-        -DCMAKE_BUILD_TYPE=RelWithDebInfo
+    cmake --preset fuzz              # build/h-fuzz: CAPMAP_FUZZ=ON with clang++ (CMakePresets.json)
     cmake --build build/h-fuzz --target capmap_fuzz_snapshot capmap_fuzz_kornia_file \\
         capmap_fuzz_store capmap_fuzz_worker_event capmap_fuzz_cause_rules
     python3 bench/fuzz_bench.py [--build build/h-fuzz] [--seconds 600] [--targets snapshot,store]

@@ -169,7 +169,7 @@ def plain_loop(registry: str, paths: list[str], out: Path, separate: bool) -> No
         shared_probe = onnx_probe.probe
 
         def own_trace(ctx: Any) -> dict[str, Any]:
-            ctx.exported_program = None
+            ctx.products.pop("export", None)
             return shared_probe(ctx)
 
         onnx_probe.probe = own_trace

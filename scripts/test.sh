@@ -5,12 +5,14 @@ cd "$(dirname "$0")/.."
 PY=${PYTHON:-python3}
 jobs=$(nproc)
 
-cmake -S . -B build/tests -G Ninja -DCAPMAP_TESTS=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build build/tests -j "$jobs"
-ctest --test-dir build/tests --output-on-failure -j "$jobs"
+# The build's flags live in CMakePresets.json ("tests").
+cmake --preset tests >/dev/null
+cmake --build --preset tests -j "$jobs"
+ctest --preset tests -j "$jobs"
 
 $PY -m ruff check python tests bench scripts
 $PY -m ruff format --check python tests bench scripts
+$PY -m mypy
 clang-format --dry-run --Werror src/*.cc src/*/*.cc src/*/*.h tests/cpp/*/*.cc tests/cpp/*/*.h
 export CAPMAP_BIN="$PWD/build/tests/capmap"
 export PYTHONPATH="$PWD/python${PYTHONPATH:+:$PYTHONPATH}"

@@ -18,7 +18,7 @@ void prefer_checkout_python() {
 #ifdef CAPMAP_CHECKOUT_PYTHON
   const std::filesystem::path checkout = CAPMAP_CHECKOUT_PYTHON;
   std::error_code error;
-  if (!std::filesystem::is_regular_file(checkout / "capmap" / "worker.py", error)) return;
+  if (!std::filesystem::is_regular_file(checkout / "capmap" / "__init__.py", error)) return;
   const char* current = std::getenv("PYTHONPATH");
   std::string value = checkout.string();
   if (current != nullptr && *current != '\0') value += std::string(":") + current;

@@ -79,7 +79,7 @@ class Case:
 
     def callable(self) -> Callable[..., Any]:
         """What a probe calls: the function, or the module (or its `method`) with kwargs bound."""
-        fn = getattr(self.target, self.method) if self.method else self.target
+        fn: Callable[..., Any] = getattr(self.target, self.method) if self.method else self.target
         if not self.kwargs:
             return fn
         kwargs = self.kwargs

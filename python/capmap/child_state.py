@@ -155,7 +155,7 @@ class _Bindings(dict):  # type: ignore[type-arg]
     def __ne__(self, other: object) -> bool:
         return not self == other
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None
 
 
 def _class_bindings(kind: type) -> _Bindings:

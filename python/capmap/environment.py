@@ -15,8 +15,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-VERSIONED_PACKAGES = ("torch", "onnx", "onnxruntime", "onnxscript")
-
 
 def package_version(name: str) -> str | None:
     try:
@@ -25,8 +23,10 @@ def package_version(name: str) -> str | None:
         return None
 
 
-def versions() -> dict[str, str | None]:
-    found: dict[str, str | None] = {name: package_version(name) for name in VERSIONED_PACKAGES}
+def versions(packages: list[str]) -> dict[str, str | None]:
+    """The versions of `packages` (the capture paths declare them: `catalog.versioned_packages`)
+    and of Python."""
+    found: dict[str, str | None] = {name: package_version(name) for name in packages}
     found["python"] = platform.python_version()
     return found
 
@@ -109,11 +109,13 @@ def cores() -> int:
         return os.cpu_count() or 1
 
 
-def describe(declared_library: dict[str, str], registry_file: Path | None) -> dict[str, Any]:
+def describe(
+    declared_library: dict[str, str], registry_file: Path | None, packages: list[str]
+) -> dict[str, Any]:
     """The environment part of the worker's hello message."""
     return {
         "library": library_info(declared_library, registry_file),
-        "versions": versions(),
+        "versions": versions(packages),
         "device": "cpu",
         "cpu": cpu_model(),
         "cores": cores(),

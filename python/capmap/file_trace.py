@@ -15,7 +15,7 @@ import inspect
 import os
 import sys
 from collections.abc import Iterable, Iterator
-from types import CodeType, FrameType, TracebackType
+from types import CodeType, FrameType, MethodWrapperType, TracebackType
 from typing import Any
 
 from capmap.errors import LibraryRoot
@@ -145,7 +145,9 @@ def _definitions(obj: Any) -> Iterator[Any]:
             yield item
         elif inspect.isclass(item):
             yield from (c for c in item.__mro__ if c is not object)
-        elif inspect.isbuiltin(item) or inspect.ismethodwrapper(item) or inspect.ismethoddescriptor(item):
+        elif (
+            inspect.isbuiltin(item) or isinstance(item, MethodWrapperType) or inspect.ismethoddescriptor(item)
+        ):
             # `fn.__call__`, `obj.__add__`: what the wrapper is bound to, or the class it comes from.
             owner = getattr(item, "__self__", None) or getattr(item, "__objclass__", None)
             if owner is not None and not inspect.ismodule(owner):

@@ -80,7 +80,8 @@ def _installed_versions(python: Path) -> dict[str, str | None]:
     done = subprocess.run(
         [str(python), "-c", code, *REPORTED_PACKAGES], capture_output=True, text=True, check=True
     )
-    return json.loads(done.stdout)
+    found: dict[str, str | None] = json.loads(done.stdout)
+    return found
 
 
 def link_worker_package(folder: Path, python: Path) -> Path:

@@ -149,8 +149,9 @@ void add_repro_command(CLI::App& app, int& exit_code) {
       "Write a script that reproduces a failing case outside capmap, or check that the "
       "scripts of every failing case reproduce their records");
   cmd->add_option("name", options->name, "Case to write a script for");
-  cmd->add_option("--path", options->path, "Capture path (default: every path the case fails on)")
-      ->check(CLI::IsMember({"onnx", "export", "compile"}));
+  cmd->add_option("--path", options->path,
+                  "Capture path: any path the run announced but eager, as `capmap list --paths` "
+                  "prints them (default: every path the case fails on)");
   cmd->add_option("--store", options->store,
                   "Results store (SQLite) or snapshot JSON the records come from")
       ->capture_default_str();

@@ -173,7 +173,8 @@ void run_command(const RunCommandOptions& options, int& exit_code) {
   }
   std::filesystem::path cache_folder;
   if (!cache_dir.empty()) {
-    // The workers' compile slots live there (python/capmap/worker.py claim_compile_cache).
+    // The workers' compile slots live there (claim_compile_cache in
+    // python/capmap/worker/process_control.py).
     cache_folder = prepare_compile_cache(cache_dir, cache_option, environment);
     ::setenv("CAPMAP_COMPILE_SLOTS", cache_folder.c_str(), 1);
   }

@@ -4,6 +4,8 @@
 
 #include <vector>
 
+#include "common/markup_entity.h"
+
 namespace capmap {
 namespace {
 
@@ -61,22 +63,11 @@ std::string escape_xml(std::string_view text) {
       ++i;
       continue;
     }
+    if (length == 1 && append_entity(out, text[i])) {
+      ++i;
+      continue;
+    }
     switch (text[i]) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&apos;";
-        break;
       // Attribute values would fold raw line breaks into spaces.
       case '\n':
         out += "&#10;";

@@ -1,30 +1,14 @@
 #include "render/html_escape.h"
 
+#include "common/markup_entity.h"
+
 namespace capmap {
 
 std::string escape_html(std::string_view text) {
   std::string out;
   out.reserve(text.size() + text.size() / 8);
   for (char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
-      default:
-        out += c;
-    }
+    if (!append_entity(out, c)) out += c;
   }
   return out;
 }

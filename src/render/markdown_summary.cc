@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "common/markup_entity.h"
 #include "render/page_text.h"
 
 namespace capmap {
@@ -48,13 +49,9 @@ std::string escape_markdown(std::string_view text) {
         out += ' ';
         break;
       case '<':
-        out += "&lt;";
-        break;
       case '>':
-        out += "&gt;";
-        break;
       case '&':
-        out += "&amp;";
+        append_entity(out, c);
         break;
       case '|':
       case '\\':

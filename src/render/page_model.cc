@@ -63,18 +63,16 @@ PageHeader read_header(const json& header) {
     h.revision = text_field(*lib, "revision", where + ".library");
   }
   if (auto versions = header.find("versions"); versions != header.end() && versions->is_object()) {
-    // torch first: it is the version readers look for.
-    static const std::vector<std::string> preferred = {"torch", "onnx", "onnxruntime", "onnxscript",
-                                                       "python"};
-    for (const std::string& name : preferred) {
-      if (auto v = versions->find(name); v != versions->end()) {
-        h.versions.emplace_back(name, v->is_string() ? v->get<std::string>() : v->dump());
-      }
-    }
+    // torch first (the version readers look for), Python last, the packages the capture paths
+    // declared (the run key's versions) between them in name order.
+    auto rank = [](const std::string& name) {
+      return name == "torch" ? 0 : name == "python" ? 2 : 1;
+    };
     for (const auto& [name, value] : versions->items()) {
-      if (std::find(preferred.begin(), preferred.end(), name) != preferred.end()) continue;
       h.versions.emplace_back(name, value.is_string() ? value.get<std::string>() : value.dump());
     }
+    std::stable_sort(h.versions.begin(), h.versions.end(),
+                     [&](const auto& a, const auto& b) { return rank(a.first) < rank(b.first); });
   }
   h.device = text_field(header, "device", where);
   h.cpu = text_field(header, "cpu", where);

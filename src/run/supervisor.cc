@@ -26,7 +26,7 @@ constexpr int kRssChecksPerGroupScan = 10;
 // the worker itself is presumed stuck and killed.
 constexpr auto kDoneAfterKillLimit = std::chrono::seconds(5);
 constexpr int kMaxDeathsBeforeHello = 3;
-// The worker's PROTOCOL_VERSION (python/capmap/worker.py) this engine speaks.
+// The worker's PROTOCOL_VERSION (python/capmap/worker/protocol.py) this engine speaks.
 constexpr int kWorkerProtocolVersion = 2;
 constexpr size_t kMalformedNotes = 5;
 
@@ -134,45 +134,13 @@ void Supervisor::poll_once(int timeout_ms) {
 }
 
 void Supervisor::handle_event(size_t worker, WorkerEvent& event) {
-  auto now = Clock::now();
   switch (event.type) {
-    case WorkerEventType::kHello: {
-      // A Python package from another capmap version would not answer what
-      // this engine asks (warm_up), and the run would wait for ever.
-      auto protocol = event.body.find("protocol");
-      int version =
-          protocol != event.body.end() && protocol->is_number_integer() ? protocol->get<int>() : 1;
-      if (version != kWorkerProtocolVersion) {
-        throw UserError(fmt::format(
-            "{} -m capmap.worker speaks worker protocol {}, this capmap engine {}: the capmap "
-            "Python package and the capmap binary come from different versions (reinstall "
-            "capmap, or set PYTHONPATH to the package that matches)",
-            options_.python, version, kWorkerProtocolVersion));
-      }
-      workers_[worker].ready = true;
-      workers_[worker].deaths_before_hello = 0;
-      if (!hello_) hello_ = std::move(event.body);
-      warm_up(workers_[worker]);  // a worker restarted mid-run warms up like the first
-      return;
-    }
+    case WorkerEventType::kHello:
+      return on_hello(worker, event);
     case WorkerEventType::kWarmed:
-      workers_[worker].warming = false;
-      if (progress_ != nullptr && event.body.contains("seconds") &&
-          event.body["seconds"].is_number()) {
-        progress_->note(fmt::format(
-            "capmap: worker {} warmed up the capture paths in {:.1f} s (once per worker)",
-            workers_[worker].channel->pid(), event.body["seconds"].get<double>()));
-      }
-      return;
+      return on_warmed(worker, event);
     case WorkerEventType::kError:
-      if (starting_) throw UserError(event.message);
-      // A worker started again mid-run (the last one died) could not load the
-      // registry: a file of it was removed or broken while the run went on.
-      throw UserError(fmt::format(
-          "a worker restarted during the run could not load the registry: {}; the records "
-          "committed so far are kept in the store: restore the registry, then run the same "
-          "command again and it resumes where it stopped",
-          event.message));
+      return on_worker_error(event);
     default:
       break;
   }
@@ -181,34 +149,78 @@ void Supervisor::handle_event(size_t worker, WorkerEvent& event) {
     return s.worker == worker && s.running && s.running->id == event.task;
   });
   if (slot_it == slots_.end()) return;
-  WorkerSlot& slot = *slot_it;
-  RunningTask& running = *slot.running;
   switch (event.type) {
     case WorkerEventType::kStarted:
-      running.child = static_cast<pid_t>(event.pid);
-      stats_.fork_latencies.push_back(seconds_between(running.dispatched, now));
-      break;
+      return on_started(*slot_it->running, event);
     case WorkerEventType::kPath:
-      running.path = event.path;
-      running.path_started = now;
-      break;
-    case WorkerEventType::kRecord: {
-      // The eager reference runs for every task; only a requested path is stored.
-      if (!contains(running.task.paths, event.path)) break;
-      store_->put_record(run_key_, running.task.case_name, event.path, event.body);
-      std::string status = event.body.at("status").get<std::string>();
-      running.outcomes.emplace_back(event.path, status);
-      ++stats_.records_written;
-      progress_->record(status);
-      break;
-    }
+      return on_path(*slot_it->running, event);
+    case WorkerEventType::kRecord:
+      return on_record(*slot_it->running, event);
     case WorkerEventType::kDone:
-      finish_task(slot, Ending{event.signal, event.exit_code, event.log_tail, false,
-                               event.child_kept, event.earlier_tasks});
-      break;
+      return finish_task(*slot_it, Ending{event.signal, event.exit_code, event.log_tail, false,
+                                          event.child_kept, event.earlier_tasks});
     default:
-      break;
+      return;
   }
+}
+
+void Supervisor::on_hello(size_t worker, WorkerEvent& event) {
+  // A Python package from another capmap version would not answer what
+  // this engine asks (warm_up), and the run would wait for ever.
+  auto protocol = event.body.find("protocol");
+  int version =
+      protocol != event.body.end() && protocol->is_number_integer() ? protocol->get<int>() : 1;
+  if (version != kWorkerProtocolVersion) {
+    throw UserError(fmt::format(
+        "{} -m capmap.worker speaks worker protocol {}, this capmap engine {}: the capmap "
+        "Python package and the capmap binary come from different versions (reinstall "
+        "capmap, or set PYTHONPATH to the package that matches)",
+        options_.python, version, kWorkerProtocolVersion));
+  }
+  workers_[worker].ready = true;
+  workers_[worker].deaths_before_hello = 0;
+  if (!hello_) hello_ = std::move(event.body);
+  warm_up(workers_[worker]);  // a worker restarted mid-run warms up like the first
+}
+
+void Supervisor::on_warmed(size_t worker, const WorkerEvent& event) {
+  workers_[worker].warming = false;
+  if (progress_ != nullptr && event.body.contains("seconds") && event.body["seconds"].is_number()) {
+    progress_->note(
+        fmt::format("capmap: worker {} warmed up the capture paths in {:.1f} s (once per worker)",
+                    workers_[worker].channel->pid(), event.body["seconds"].get<double>()));
+  }
+}
+
+void Supervisor::on_worker_error(const WorkerEvent& event) const {
+  if (starting_) throw UserError(event.message);
+  // A worker started again mid-run (the last one died) could not load the
+  // registry: a file of it was removed or broken while the run went on.
+  throw UserError(
+      fmt::format("a worker restarted during the run could not load the registry: {}; the records "
+                  "committed so far are kept in the store: restore the registry, then run the same "
+                  "command again and it resumes where it stopped",
+                  event.message));
+}
+
+void Supervisor::on_started(RunningTask& running, const WorkerEvent& event) {
+  running.child = static_cast<pid_t>(event.pid);
+  stats_.fork_latencies.push_back(seconds_between(running.dispatched, Clock::now()));
+}
+
+void Supervisor::on_path(RunningTask& running, const WorkerEvent& event) {
+  running.path = event.path;
+  running.path_started = Clock::now();
+}
+
+void Supervisor::on_record(RunningTask& running, const WorkerEvent& event) {
+  // The eager reference runs for every task; only a requested path is stored.
+  if (!contains(running.task.paths, event.path)) return;
+  store_->put_record(run_key_, running.task.case_name, event.path, event.body);
+  std::string status = event.body.at("status").get<std::string>();
+  running.outcomes.emplace_back(event.path, status);
+  ++stats_.records_written;
+  progress_->record(status);
 }
 
 nlohmann::json Supervisor::engine_record(const RunningTask& running, const Ending& ending,

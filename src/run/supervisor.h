@@ -127,7 +127,14 @@ class Supervisor {
   void warm_up(WorkerProcess& worker);
   // Waits for events on every worker (or the interrupt) and handles them.
   void poll_once(int timeout_ms);
+  // One handler per event: the worker's own (hello, warmed, error), then a task's.
   void handle_event(size_t worker, WorkerEvent& event);
+  void on_hello(size_t worker, WorkerEvent& event);
+  void on_warmed(size_t worker, const WorkerEvent& event);
+  [[noreturn]] void on_worker_error(const WorkerEvent& event) const;
+  void on_started(RunningTask& running, const WorkerEvent& event);
+  void on_path(RunningTask& running, const WorkerEvent& event);
+  void on_record(RunningTask& running, const WorkerEvent& event);
   void handle_worker_exit(size_t worker);
   void finish_task(WorkerSlot& slot, const Ending& ending);
   // The task's paths that have no record yet, in the task's order.

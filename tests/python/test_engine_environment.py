@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from capmap import environment
+from capmap.probes import catalog
 
 
 def git(folder: Path, *args: str) -> str:
@@ -64,7 +65,8 @@ def test_an_installed_library_is_versioned_by_its_package() -> None:
 
 
 def test_versions_name_every_keyed_package() -> None:
-    found = environment.versions()
+    """The run key's versions: torch and the packages the capture paths declare, and Python."""
+    found = environment.versions(catalog.versioned_packages())
     assert set(found) == {"torch", "onnx", "onnxruntime", "onnxscript", "python"}
     assert found["torch"] and found["python"].count(".") == 2
     assert environment.package_version("capmap_no_such_distribution") is None

@@ -238,10 +238,10 @@ def test_onnx_alone_lets_the_exporter_choose_and_honours_the_opset(cases: dict[s
 
 
 def test_onnx_registry_is_built_once_and_copied_per_export() -> None:
-    from capmap.probes import onnx as onnx_probe
+    from capmap.probes import onnx_runtime
     from torch.onnx._internal.exporter import _registration
 
-    onnx_probe.reuse_torchlib_registry()
+    onnx_runtime.reuse_torchlib_registry()
     first = _registration.ONNXRegistry.from_torchlib()
     second = _registration.ONNXRegistry().from_torchlib(opset_version=first.opset_version)
     assert first is not second and first.functions.keys() == second.functions.keys()

@@ -14,8 +14,6 @@ from capmap.file_trace import LibraryFileTrace, named_objects
 from capmap.probes import catalog, eager
 from capmap.probes.context import ProbeContext, Stopwatch, collection_paused, guarded
 
-DEFAULT_SETTINGS: dict[str, Any] = {"opset": 18, "export_strict": False}
-
 
 def warm_up(paths: list[str], *, run_once: bool = True) -> dict[str, float]:
     """Readies the probes of `paths` in a worker before it forks, so no child pays for it again.
@@ -36,7 +34,9 @@ def warm_up(paths: list[str], *, run_once: bool = True) -> dict[str, float]:
     return warmup.warm([p for p in paths if not catalog.module(p).PATH.reference])
 
 
-def run_task(case: Case, paths: list[str], settings: dict, emit: Callable[[dict], None]) -> None:
+def run_task(
+    case: Case, paths: list[str], settings: dict[str, Any], emit: Callable[[dict[str, Any]], None]
+) -> None:
     """Runs the eager reference, then the requested paths, each after the paths it builds on
     (export before onnx, so onnx can reuse its ExportedProgram; see `catalog.run_order`). Calls
     emit({"type": "path", "path": p}) when a path starts and
@@ -57,7 +57,7 @@ def run_task(case: Case, paths: list[str], settings: dict, emit: Callable[[dict]
         except Exception as exc:  # noqa: BLE001 - a target that can't be built fails its case
             build_error = exc
         files.add_definitions([owner, *named_objects(case.target, case.covers)])
-    ctx = ProbeContext(case=case, settings={**DEFAULT_SETTINGS, **settings}, root=root, files=files)
+    ctx = ProbeContext(case=case, settings={**catalog.default_settings(), **settings}, root=root, files=files)
 
     if case.skip is not None:
         for p in wanted:

@@ -12,7 +12,7 @@ import torch
 
 from capmap.compare import compare
 from capmap.probes.context import ProbeContext, Stopwatch
-from capmap.probes.path import CapturePath
+from capmap.probes.path import CapturePath, ReproSpec, ReproSteps
 
 PATH = CapturePath(
     name="aoti",
@@ -32,6 +32,7 @@ PATH = CapturePath(
     fields=("compile_seconds", "package_kb", "shared_trace", "stages"),
     builds_on=("export",),
     fail_status="compile-fail",
+    settings={"export_strict": False},
 )
 
 
@@ -48,7 +49,7 @@ def probe(ctx: ProbeContext) -> dict[str, Any]:
     if program is None:
         watch = Stopwatch()
         try:
-            strict = bool(ctx.settings.get("export_strict", False))
+            strict = bool(ctx.settings["export_strict"])
             program = torch.export.export(ctx.capture_module().eval(), ctx.capture_inputs(), strict=strict)
         except Exception as exc:  # noqa: BLE001 - without a program there is nothing to compile
             stages["export"] = watch.seconds()
@@ -92,3 +93,50 @@ def probe(ctx: ProbeContext) -> dict[str, Any]:
     if not result.agrees:
         return {"status": "mismatch", **record, "message": result.detail}
     return {"status": "ok" if ctx.case.check else "ok-unverified", **record}
+
+
+def warm() -> None:
+    # Pays inductor's and AOTInductor's first compile and package before the fork. The package
+    # is not loaded: a loaded kernel library may start threads, and the worker forks after this.
+    from capmap.probes.warmup import TinyModule, tiny_input
+
+    program = torch.export.export(TinyModule().eval(), (tiny_input(),), strict=False)
+    folder = tempfile.mkdtemp(prefix="capmap-aoti-warm-")
+    try:
+        torch._inductor.aoti_compile_and_package(program, package_path=os.path.join(folder, "w.pt2"))
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def repro_steps(spec: ReproSpec) -> ReproSteps:
+    strict = bool(spec.settings["export_strict"])
+    return ReproSteps(
+        imports=("import os", "import tempfile", "import torch._inductor"),
+        body=(
+            "    # The aoti path: the exported program compiled and packaged by AOTInductor, loaded, run.",
+            "    try:",
+            "        program = torch.export.export(",
+            f"            capture_module().eval(), capture_inputs(), strict={strict}",
+            "        )",
+            "    except Exception as exc:",
+            '        return failed("export-fail", exc)',
+            "    folder = tempfile.mkdtemp(prefix='repro-aoti-')",
+            "    try:",
+            "        package = torch._inductor.aoti_compile_and_package(",
+            '            program, package_path=os.path.join(folder, "case.pt2")',
+            "        )",
+            "    except Exception as exc:",
+            '        return failed("compile-fail", exc)',
+            '    print("package bytes:", os.path.getsize(package))',
+            "    try:",
+            "        loaded = torch._inductor.aoti_load_package(package)",
+            "    except Exception as exc:",
+            '        return failed("load-fail", exc)',
+            "    try:",
+            "        with torch.no_grad():",
+            "            out = loaded(*capture_inputs())",
+            "    except Exception as exc:",
+            '        return failed("run-fail", exc)',
+            "    return verdict(reference, captured_tensors(out))",
+        ),
+    )

@@ -1,9 +1,11 @@
-"""The capture paths this package holds: every module of `capmap.probes` that defines `PATH`."""
+"""The capture paths: every module of `capmap.probes` that defines `PATH`, and the modules named
+in `CAPMAP_PATH_MODULES` (comma-separated importable names: a path kept outside capmap)."""
 
 from __future__ import annotations
 
 import functools
 import importlib
+import os
 import pkgutil
 from collections.abc import Iterable
 from types import ModuleType
@@ -17,10 +19,14 @@ def _modules() -> dict[str, ModuleType]:
     import capmap.probes as package
 
     found: dict[str, ModuleType] = {}
-    for info in pkgutil.iter_modules(package.__path__):
-        module = importlib.import_module(f"{package.__name__}.{info.name}")
+    names = [f"{package.__name__}.{info.name}" for info in pkgutil.iter_modules(package.__path__)]
+    extra = [n.strip() for n in os.environ.get("CAPMAP_PATH_MODULES", "").split(",") if n.strip()]
+    for name in names + extra:
+        module = importlib.import_module(name)
         spec = getattr(module, "PATH", None)
         if not isinstance(spec, CapturePath):
+            if name in extra:
+                raise RuntimeError(f"CAPMAP_PATH_MODULES: {name} defines no PATH = CapturePath(...)")
             continue  # a helper module (context, warmup ...)
         if spec.name in found:
             raise RuntimeError(f"capture path {spec.name!r} is declared by two modules")
@@ -42,6 +48,34 @@ def module(name: str) -> ModuleType:
         return _modules()[name]
     except KeyError:
         raise ValueError(f"unknown path {name!r}; known: {', '.join(names())}") from None
+
+
+def capture_paths() -> list[str]:
+    """Every path but the reference (eager), in page order: the paths a cell can fail on."""
+    return [p.name for p in paths() if not p.reference]
+
+
+def default_settings() -> dict[str, Any]:
+    """Every path's settings with their defaults; two paths may share a setting, not its default."""
+    merged: dict[str, Any] = {}
+    owner: dict[str, str] = {}
+    for path in paths():
+        for key, value in path.settings.items():
+            if key in merged and merged[key] != value:
+                raise RuntimeError(
+                    f"setting {key!r}: path {path.name!r} defaults it to {value!r}, "
+                    f"path {owner[key]!r} to {merged[key]!r}"
+                )
+            merged[key], owner[key] = value, path.name
+    return merged
+
+
+def versioned_packages() -> list[str]:
+    """torch, then every package a path depends on, in page order: what the run key records."""
+    found = ["torch"]
+    for path in paths():
+        found += [p for p in path.packages if p not in found]
+    return found
 
 
 def default_paths() -> list[str]:

@@ -5,12 +5,13 @@ from __future__ import annotations
 import os
 import re
 import time
+from collections.abc import Callable
 from typing import Any
 
 from capmap.compare import compare
 from capmap.errors import LibraryRoot, clean_message
 from capmap.probes.context import ProbeContext
-from capmap.probes.path import CapturePath
+from capmap.probes.path import CapturePath, ReproSpec, ReproSteps
 
 PATH = CapturePath(
     name="compile",
@@ -73,7 +74,7 @@ def probe(ctx: ProbeContext) -> dict[str, Any]:
 
     record: dict[str, Any] = {}
     for attempt in (1, 2):
-        compiled = torch.compile(ctx.case_function(), backend="inductor", fullgraph=False)
+        compiled: Callable[..., Any] = torch.compile(ctx.case_function(), backend="inductor", fullgraph=False)
         start = time.perf_counter()
         values = ctx.fresh_inputs()
         try:
@@ -288,3 +289,30 @@ def _library_frame(stack: Any, root: LibraryRoot | None) -> str | None:
             name = _RESUME.sub(r"\1", frame.name)
             return root.format(frame.filename, frame.lineno, name)
     return None
+
+
+def repro_steps(spec: ReproSpec) -> ReproSteps:
+    breaks_ok = '"ok-breaks" if breaks else "ok"' if spec.case.check else '"ok-unverified"'
+    return ReproSteps(
+        imports=("import torch._dynamo",),
+        body=(
+            "    # torch.compile of the case itself, inductor, graph breaks allowed: capmap's compile path.",
+            "    torch._dynamo.reset()",
+            '    compiled = torch.compile(call, backend="inductor", fullgraph=False)',
+            "    try:",
+            "        with torch.no_grad():",
+            "            out = compiled(*fresh_inputs())",
+            "    except Exception as exc:",
+            '        print("graph breaks:", len(torch._dynamo.utils.graph_break_reasons))',
+            '        return failed("fail", exc)',
+            "    breaks = len(torch._dynamo.utils.graph_break_reasons)",
+            '    print("graph breaks:", breaks)',
+            "    try:",
+            "        with torch.no_grad():",
+            "            compiled(*fresh_inputs())  # a second call with fresh inputs of the same shapes",
+            "    except Exception as exc:",
+            '        return failed("fail", exc)',
+            "    result = verdict(reference, output_tensors(out))",
+            f'    return ({breaks_ok}) if result.startswith("ok") else result',
+        ),
+    )

@@ -39,17 +39,6 @@ class ProbeContext:
     # The library files the case depends on; building a deferred target already added to it.
     files: LibraryFileTrace | None = None
 
-    @property
-    def exported_program(self) -> Any:
-        return self.products.get("export")
-
-    @exported_program.setter
-    def exported_program(self, program: Any) -> None:
-        if program is None:
-            self.products.pop("export", None)
-        else:
-            self.products["export"] = program
-
     def fresh_inputs(self) -> tuple[Any, ...]:
         """The case's inputs with fresh tensors (library objects rebuilt around them when flattening)."""
         if self.flat is not None:

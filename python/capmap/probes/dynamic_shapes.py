@@ -90,10 +90,14 @@ class DynamicTrace:
 
 
 def varying_kinds(ctx: ProbeContext) -> set[str]:
+    return case_kinds(ctx.case)
+
+
+def case_kinds(case: Any) -> set[str]:
     """Which kinds of dims the case lets vary: its `dynamic` hint, a `dynamic:` tag, else batch."""
-    hint = getattr(ctx.case, "dynamic", None)
+    hint = getattr(case, "dynamic", None)
     if hint is None:
-        hint = next((t.split(":", 1)[1] for t in ctx.case.tags if t.startswith("dynamic:")), None)
+        hint = next((t.split(":", 1)[1] for t in case.tags if t.startswith("dynamic:")), None)
     if hint is None:
         return {"batch"}
     words = hint if isinstance(hint, list | tuple | set) else str(hint).replace("+", ",").split(",")
@@ -263,28 +267,46 @@ def _leaf_shapes(program: Any, count: int) -> list[Any] | None:
 
 def trace(ctx: ProbeContext) -> DynamicTrace:
     """Exports the capture module with dynamic dims and prepares the other input sets."""
+    return trace_module(
+        ctx.capture_module().eval(),
+        ctx.capture_inputs(),
+        varying_kinds(ctx),
+        strict=bool(ctx.settings["export_strict"]),
+        captured_tensors=ctx.captured_tensors,
+        root=ctx.root,
+    )
+
+
+def trace_module(
+    module: torch.nn.Module,
+    inputs: tuple[Any, ...],
+    kinds: set[str],
+    *,
+    strict: bool,
+    captured_tensors: Any,
+    root: LibraryRoot | None = None,
+) -> DynamicTrace:
+    """`trace` on plain values: what the dynamic paths' repro scripts call, so that they pin,
+    keep and grow the same dims as the paths do."""
     from torch.export import Dim
     from torch.fx.experimental.symbolic_shapes import is_concrete_int
 
     found = DynamicTrace()
-    inputs = ctx.capture_inputs()
     leaves, spec = pytree.tree_flatten(tuple(inputs))
-    dims = varying_dims(leaves, varying_kinds(ctx))
+    dims = varying_dims(leaves, kinds)
     shapes_spec = pytree.tree_unflatten(
         [{d: Dim.AUTO for d in range(x.dim())} if isinstance(x, torch.Tensor) else None for x in leaves], spec
     )
     # Export pins sizes 0 and 1 (they decide broadcasting); a batch of one would read as pinned.
     found.size_oblivious = any(leaves[d.leaf].shape[d.dim] <= 1 for d in dims)
-    module = ctx.capture_module().eval()
     if _takes_varargs(module):
         shapes_spec = (shapes_spec,)  # the spec follows forward's signature: one entry, *args
-    strict = bool(ctx.settings.get("export_strict", False))
     watch = Stopwatch()
     with contextlib.ExitStack() as stack:
         if found.size_oblivious:
             import torch.fx.experimental._config as fx_config
 
-            stack.enter_context(fx_config.patch(backed_size_oblivious=True))
+            stack.enter_context(fx_config.patch(backed_size_oblivious=True))  # type: ignore[attr-defined]
         try:
             found.program = torch.export.export(
                 module, tuple(inputs), dynamic_shapes=shapes_spec, strict=strict
@@ -295,7 +317,7 @@ def trace(ctx: ProbeContext) -> DynamicTrace:
     if found.program is None:
         return found
     if _takes_varargs(module):
-        found.guards_dropped = drop_unnamed_guards(found.program, inputs)
+        found.guards_dropped = drop_unnamed_guards(found.program, list(inputs))
 
     tensor_index = {
         leaf: n for n, leaf in enumerate(i for i, x in enumerate(leaves) if isinstance(x, torch.Tensor))
@@ -312,13 +334,13 @@ def trace(ctx: ProbeContext) -> DynamicTrace:
     if found.specialized:
         pinned = [d for d in dims if d.describe(tensor_index[d.leaf]) in found.pinned_names()]
         paths = [p for p, _ in pytree.tree_flatten_with_path(tuple(inputs))[0]]
-        found.why = pinning_guards(traced or [], paths, pinned, ctx.root)
+        found.why = pinning_guards(traced or [], paths, pinned, root)
         return found
 
     with torch.no_grad():
         for label, grown in other_sizes(leaves, spec, dims):
             try:
-                reference = [t.detach() for t in ctx.captured_tensors(module(*grown))]
+                reference = [t.detach() for t in captured_tensors(module(*grown))]
                 found.sets.append(SizeSet(label, grown, reference))
             except Exception as exc:  # noqa: BLE001 - the case itself does not take these sizes
                 message = clean_message(f"{type(exc).__name__}: {exc}", 300)
@@ -343,3 +365,22 @@ def unchecked_note(sets: list[SizeSet]) -> str:
         return "no dimension may vary: only the traced sizes were checked"
     failures = "; ".join(f"{s.label}: {s.eager_error}" for s in sets)
     return f"eager fails at the other sizes, so only the traced sizes were checked ({failures})"
+
+
+def repro_trace_lines(spec_settings: Any, case: Any) -> tuple[str, ...]:
+    """The start of a dynamic path's repro script: capmap's own dynamic trace (which dims may
+    vary, which the trace pinned, the other sizes and eager's outputs there)."""
+    strict = bool(spec_settings["export_strict"])
+    kinds = sorted(case_kinds(case))
+    return (
+        "    # The dims that may vary, the trace that keeps them dynamic and the other sizes follow",
+        "    # capmap's rules, so this step calls capmap's code (capmap.probes.dynamic_shapes):",
+        "    # every tensor dim is Dim.AUTO; the batch (and height and width where the case lets them",
+        "    # vary) must stay dynamic; the other sizes are batch x2 and x3 (spatial +8).",
+        "    from capmap.probes import dynamic_shapes",
+        "",
+        "    found = dynamic_shapes.trace_module(",
+        f"        capture_module().eval(), capture_inputs(), set({kinds!r}), strict={strict},",
+        "        captured_tensors=captured_tensors,",
+        "    )",
+    )

@@ -8,7 +8,7 @@ import torch
 
 from capmap.compare import compare
 from capmap.probes.context import ProbeContext, Stopwatch
-from capmap.probes.path import CapturePath
+from capmap.probes.path import CapturePath, ReproSpec, ReproSteps
 
 PATH = CapturePath(
     name="export",
@@ -19,11 +19,12 @@ PATH = CapturePath(
     statuses={"ok": "ok", "ok-unverified": "ok-unverified", "fail": "fail", "mismatch": "mismatch"},
     fields=("graph_nodes", "graph_inputs", "strict", "export_seconds", "stage"),
     default=True,
+    settings={"export_strict": False},
 )
 
 
 def probe(ctx: ProbeContext) -> dict[str, Any]:
-    strict = bool(ctx.settings.get("export_strict", False))
+    strict = bool(ctx.settings["export_strict"])
     record: dict[str, Any] = {"strict": strict}
     module = ctx.capture_module().eval()
     watch = Stopwatch()
@@ -80,3 +81,26 @@ def warm() -> None:
     program = torch.export.export(TinyModule().eval(), (tiny_input(),), strict=False)
     with torch.no_grad():
         program.module()(tiny_input())
+
+
+def repro_steps(spec: ReproSpec) -> ReproSteps:
+    strict = bool(spec.settings["export_strict"])
+    return ReproSteps(
+        imports=(),
+        body=(
+            "    # The export path: one trace, then the program runs and is compared with eager.",
+            "    try:",
+            "        program = torch.export.export(",
+            f"            capture_module().eval(), capture_inputs(), strict={strict}",
+            "        )",
+            "    except Exception as exc:",
+            '        return failed("fail", exc)',
+            '    print("graph nodes:", len(program.graph.nodes))',
+            "    try:",
+            "        with torch.no_grad():",
+            "            out = program.module()(*capture_inputs())",
+            "    except Exception as exc:",
+            '        return failed("fail", exc)  # the program does not run',
+            "    return verdict(reference, captured_tensors(out))",
+        ),
+    )

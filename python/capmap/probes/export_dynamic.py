@@ -10,7 +10,7 @@ import torch
 from capmap.compare import compare
 from capmap.probes import dynamic_shapes
 from capmap.probes.context import ProbeContext
-from capmap.probes.path import CapturePath
+from capmap.probes.path import CapturePath, ReproSpec, ReproSteps
 
 PATH = CapturePath(
     name="export-dynamic",
@@ -35,13 +35,14 @@ PATH = CapturePath(
         "sizes_checked",
         "stage",
     ),
+    settings={"export_strict": False},
 )
 
 
 def probe(ctx: ProbeContext) -> dict[str, Any]:
     found = dynamic_shapes.trace(ctx)
     ctx.products[PATH.name] = found
-    record: dict[str, Any] = {"strict": bool(ctx.settings.get("export_strict", False)), **found.fields()}
+    record: dict[str, Any] = {"strict": bool(ctx.settings["export_strict"]), **found.fields()}
     if found.error is not None:
         return {"status": "fail", **record, **ctx.error_fields(found.error)}
     if found.specialized:
@@ -82,3 +83,31 @@ def probe(ctx: ProbeContext) -> dict[str, Any]:
     if len(checked) == 1:
         return {"status": "ok-unverified", **record, "message": dynamic_shapes.unchecked_note(found.sets)}
     return {"status": "ok" if ctx.case.check else "ok-unverified", **record}
+
+
+def repro_steps(spec: ReproSpec) -> ReproSteps:
+    return ReproSteps(
+        imports=(),
+        body=(
+            *dynamic_shapes.repro_trace_lines(spec.settings, spec.case),
+            "    if found.error is not None:",
+            '        return failed("fail", found.error)',
+            "    if found.specialized:",
+            '        return "specialized: " + found.specialized_message()',
+            "    program = found.program.module()",
+            '    sizes = [("traced", capture_inputs(), reference)]',
+            "    sizes += [(s.label, s.inputs, s.reference) for s in found.sets if s.reference is not None]",
+            "    for label, args, expected in sizes:",
+            "        try:",
+            "            with torch.no_grad():",
+            "                out = program(*args)",
+            "        except Exception as exc:",
+            "            # A guard kept from the trace that refuses a new size pinned the dim after all.",
+            '            pinned = label != "traced" and dynamic_shapes.guarded_dims(str(exc), found.dynamic)',
+            '            return failed("specialized" if pinned else "fail", exc)',
+            "        result = verdict(expected, captured_tensors(out))",
+            '        if not result.startswith("ok"):',
+            '            return result.replace("mismatch: ", f"mismatch: at {label}: ", 1)',
+            "    return verdict(reference, captured_tensors(program(*capture_inputs())))",
+        ),
+    )

@@ -10,9 +10,10 @@ import torch
 from capmap.compare import compare
 from capmap.probes import dynamic_shapes
 from capmap.probes.context import ProbeContext, Stopwatch
+from capmap.probes.onnx import ORT_REPRO_IMPORTS, ORT_REPRO_SESSION
 from capmap.probes.onnx import PATH as ONNX_PATH
-from capmap.probes.onnx import load_checked, ort_outputs, reuse_torchlib_registry
-from capmap.probes.path import CapturePath
+from capmap.probes.onnx_runtime import load_checked, ort_outputs, reuse_torchlib_registry
+from capmap.probes.path import CapturePath, ReproSpec, ReproSteps
 
 PATH = CapturePath(
     name="onnx-dynamic",
@@ -35,6 +36,8 @@ PATH = CapturePath(
     ),
     builds_on=("export-dynamic",),
     fail_status="export-fail",
+    settings=ONNX_PATH.settings,
+    packages=ONNX_PATH.packages,
 )
 
 
@@ -44,7 +47,7 @@ def prepare() -> None:
 
 def probe(ctx: ProbeContext) -> dict[str, Any]:
     reuse_torchlib_registry()
-    opset = int(ctx.settings.get("opset", 18))
+    opset = int(ctx.settings["opset"])
     stages: dict[str, float] = {}
     shared = ctx.products.get("export-dynamic")
     found = shared if shared is not None else dynamic_shapes.trace(ctx)
@@ -63,10 +66,11 @@ def probe(ctx: ProbeContext) -> dict[str, Any]:
         stages["export"] = watch.seconds()
         return {"status": "export-fail", **record, **ctx.error_fields(exc)}
     stages["export"] = watch.seconds()
+    assert program is not None  # dynamo=True returns a program or raises
     session, failure = load_checked(ctx, program.model_proto, record, stages)
     if failure is not None:
         return failure
-    fixed = _fixed_axes(program.model_proto, found.dynamic)
+    fixed = fixed_axes(program.model_proto, found.dynamic)
     if fixed:
         message = f"specialized: the ONNX graph fixes {', '.join(fixed)} (dynamic in the exported program)"
         return {"status": "specialized", **record, "specialized_dims": fixed, "message": message}
@@ -96,7 +100,7 @@ def probe(ctx: ProbeContext) -> dict[str, Any]:
     return {"status": "ok" if ctx.case.check else "ok-unverified", **record}
 
 
-def _fixed_axes(proto: Any, dynamic: list[str]) -> list[str]:
+def fixed_axes(proto: Any, dynamic: list[str]) -> list[str]:
     """The dims the program keeps dynamic ("input 0 dim 2 (spatial)") that the graph fixes."""
     fixed = []
     graph_inputs = list(proto.graph.input)
@@ -109,3 +113,42 @@ def _fixed_axes(proto: Any, dynamic: list[str]) -> list[str]:
         if dim < len(dims) and dims[dim].HasField("dim_value"):
             fixed.append(f"{name} = {dims[dim].dim_value}")
     return fixed
+
+
+def repro_steps(spec: ReproSpec) -> ReproSteps:
+    opset = int(spec.settings["opset"])
+    return ReproSteps(
+        imports=ORT_REPRO_IMPORTS,
+        body=(
+            *dynamic_shapes.repro_trace_lines(spec.settings, spec.case),
+            "    if found.error is not None:",
+            '        return failed("export-fail", found.error)',
+            "    if found.specialized:",
+            '        return "specialized: " + found.specialized_message()',
+            "    try:",
+            "        onnx_program = torch.onnx.export(",
+            f"            found.program, capture_inputs(), dynamo=True, opset_version={opset}",
+            "        )",
+            "    except Exception as exc:",
+            '        return failed("export-fail", exc)',
+            *ORT_REPRO_SESSION,
+            "    # capmap's check that the graph kept the program's dynamic dims as dynamic axes.",
+            "    from capmap.probes.onnx_dynamic import fixed_axes",
+            "",
+            "    fixed = fixed_axes(proto, found.dynamic)",
+            "    if fixed:",
+            '        words = ", ".join(fixed) + " (dynamic in the exported program)"',
+            '        return f"specialized: specialized: the ONNX graph fixes {words}"',
+            '    sizes = [("traced", capture_inputs(), reference)]',
+            "    sizes += [(s.label, s.inputs, s.reference) for s in found.sets if s.reference is not None]",
+            "    for label, args, expected in sizes:",
+            "        try:",
+            "            outputs = ort_run(args)",
+            "        except Exception as exc:",
+            '            return failed("ort-run-fail", exc)',
+            "        result = verdict(expected, outputs)",
+            '        if not result.startswith("ok"):',
+            '            return result.replace("mismatch: ", f"mismatch: at {label}: ", 1)',
+            "    return verdict(reference, ort_run(capture_inputs()))",
+        ),
+    )

@@ -19,14 +19,14 @@ from pathlib import Path
 from typing import Any
 
 from capmap.cases import Case, RegistryError
-from capmap.repro.cells import CAPTURE_PATHS, Cell, RunInfo, Source, read_source
+from capmap.repro.cells import Cell, RunInfo, Source, read_source
 from capmap.repro.follow import ScriptWriter, follow
 
 
 def _parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m capmap.repro", description=__doc__)
     parser.add_argument("name", nargs="?", help="case to write a script for")
-    parser.add_argument("--path", choices=CAPTURE_PATHS, help="capture path (default: every failing one)")
+    parser.add_argument("--path", help="capture path: any the run announced but eager (default: all failing)")
     parser.add_argument("--store", default="capmap-results/results.db", help="results store or snapshot JSON")
     parser.add_argument("-o", "--output", help="script file (one path only), or a folder for the scripts")
     parser.add_argument("--registry", action="append", default=[], help="registry the cases come from")
@@ -86,7 +86,11 @@ def _script_dir(args: argparse.Namespace, source_file: Path) -> Path:
 def _write_one(args: argparse.Namespace, source: Source) -> int:
     from capmap.repro.script import file_stem, write_script
 
-    cells = [c for c in source.find(args.name) if c.path in CAPTURE_PATHS]
+    capture = source.run.capture_paths()
+    if args.path and args.path not in capture:
+        known = ", ".join(capture)
+        raise RegistryError(f"--path {args.path}: not a capture path of this run (its paths: {known})")
+    cells = [c for c in source.find(args.name) if c.path in capture]
     if not cells:
         raise RegistryError(f"{source.file}: no record of case {args.name!r}")
     if args.path:

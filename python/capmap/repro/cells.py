@@ -9,19 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from capmap.cases import RegistryError
+from capmap.probes.path import TASK_STATUSES, is_failing
 
-CAPTURE_PATHS = ("onnx", "export", "compile")
-# Raw statuses that are not failures (page status ok, ok-breaks, ok-unverified, constant or n/a).
-NOT_FAILING = {
-    "ok",
-    "ok-breaks",
-    "ok-unverified",
-    "constant",
-    "skipped",
-    "eager-fail",
-    "no-tensor-output",
-    "missing",
-}
 SQLITE_MAGIC = b"SQLite format 3\x00"
 
 
@@ -34,6 +23,32 @@ class RunInfo:
     versions: dict[str, Any] = field(default_factory=dict)
     settings: dict[str, Any] = field(default_factory=dict)
     registries: list[str] = field(default_factory=list)
+    # The paths as the run announced them (`path_info`): name -> {"statuses", "reference", ...}.
+    # Empty for a store older than the announcement: the installed paths stand in.
+    paths: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def capture_paths(self) -> list[str]:
+        """The paths a cell can fail on: every announced path but the reference (eager)."""
+        return [name for name, info in self._declared().items() if not info.get("reference")]
+
+    def failing(self, path: str, status: str) -> bool:
+        info = self._declared().get(path)
+        if info is None or info.get("reference") or status in ("", "missing"):
+            return False
+        return is_failing({**TASK_STATUSES, **(info.get("statuses") or {})}, status)
+
+    def _declared(self) -> dict[str, dict[str, Any]]:
+        if self.paths:
+            return self.paths
+        from capmap.probes import catalog  # imports torch: only for a store that predates path_info
+
+        return {p["name"]: p for p in catalog.announce()}
+
+
+def _path_info(entries: Any) -> dict[str, dict[str, Any]]:
+    if not isinstance(entries, list):
+        return {}
+    return {str(e["name"]): e for e in entries if isinstance(e, dict) and "name" in e}
 
 
 @dataclass
@@ -44,6 +59,7 @@ class Cell:
     path: str
     record: dict[str, Any]
     siblings: dict[str, dict[str, Any]]
+    run: RunInfo
     created: str = ""
     # A `capmap repro --check` verdict already stored for this very record (store) or path (snapshot).
     checked: bool = False
@@ -54,7 +70,8 @@ class Cell:
 
     @property
     def failing(self) -> bool:
-        return self.path in CAPTURE_PATHS and self.status not in NOT_FAILING
+        """A failure of a capture path (not eager, the reference), as the run's paths declare it."""
+        return self.run.failing(self.path, self.status)
 
     @property
     def key(self) -> str:
@@ -116,29 +133,30 @@ def run_info(db: sqlite3.Connection, file: Path, run_key: str = "") -> RunInfo:
         versions=info.get("versions") or {},
         settings=info.get("settings") or {},
         registries=list(info.get("registries") or []),
+        paths=_path_info(info.get("path_info")),
     )
 
 
-def failing_keys(db: sqlite3.Connection, run_key: str) -> dict[tuple[str, str], str]:
+def failing_keys(db: sqlite3.Connection, run: RunInfo) -> dict[tuple[str, str], str]:
     """(case, path) → `created` of every failing capture record of the run, read cheaply."""
-    paths = ", ".join("?" * len(CAPTURE_PATHS))
-    statuses = ", ".join("?" * len(NOT_FAILING))
+    capture = run.capture_paths()
+    marks = ", ".join("?" * len(capture))
     rows = db.execute(
-        f"SELECT case_name, path, created FROM records WHERE run_key=? AND path IN ({paths}) "
-        f"AND status NOT IN ({statuses})",
-        (run_key, *CAPTURE_PATHS, *sorted(NOT_FAILING)),
+        f"SELECT case_name, path, status, created FROM records WHERE run_key=? AND path IN ({marks})",
+        (run.run_key, *capture),
     ).fetchall()
-    return {(name, path): created or "" for name, path, created in rows}
+    return {(name, path): created or "" for name, path, status, created in rows if run.failing(path, status)}
 
 
 def case_cells(
     db: sqlite3.Connection,
-    run_key: str,
+    run: RunInfo,
     names: list[str] | None = None,
     checked: set[tuple[str, ...]] | None = None,
 ) -> list[Cell]:
     """The cells of the run's cases `names` (default: every case), each with its siblings."""
     query = "SELECT case_name, path, status, record, created FROM records WHERE run_key=?"
+    run_key = run.run_key
     rows: list[tuple[Any, ...]] = []
     if names is None:
         rows = db.execute(query + " ORDER BY case_name, path", (run_key,)).fetchall()
@@ -155,7 +173,7 @@ def case_cells(
         siblings = {p: r for p, (r, _) in paths.items()}
         for path, (record, created) in paths.items():
             verdict = checked is not None and (name, path, created or "") in checked
-            cells.append(Cell(name, path, record, siblings, created, verdict))
+            cells.append(Cell(name, path, record, siblings, run, created, verdict))
     return cells
 
 
@@ -170,7 +188,7 @@ def _read_store(file: Path, run_key: str) -> Source:
                 "SELECT case_name, path, record_created FROM repro WHERE run_key=?", (run.run_key,)
             ).fetchall()
             checked = {tuple(r) for r in rows_checked}
-        cells = case_cells(db, run.run_key, None, checked)
+        cells = case_cells(db, run, None, checked)
     except sqlite3.Error as exc:
         raise RegistryError(f"{file}: not a readable results store: {exc}") from exc
     finally:
@@ -191,11 +209,12 @@ def _read_snapshot(file: Path) -> Source:
         library=header.get("library") or {},
         versions=header.get("versions") or {},
         settings=header.get("settings") or {},
+        paths=_path_info(header.get("path_info")),
     )
     cells = []
     for entry in snapshot["cases"]:
         paths = entry.get("paths") or {}
         for path, record in paths.items():
             name = str(entry.get("name"))
-            cells.append(Cell(name, path, dict(record), paths, checked="reproduced" in record))
+            cells.append(Cell(name, path, dict(record), paths, run, checked="reproduced" in record))
     return Source(file, "snapshot", run, cells)

@@ -162,7 +162,7 @@ def reproduces(record: dict[str, Any], outcome: Outcome) -> bool:
         return False
     if status == "crashed":
         if record.get("signal"):
-            return record["signal"] == outcome.signal
+            return bool(record["signal"] == outcome.signal)
         return record.get("exit") == outcome.exit
     if status in ("timeout", "oom"):
         return True

@@ -127,8 +127,8 @@ def follow(
             if writer is None:
                 run = run_info(db, store, run_key)
                 writer = ScriptWriter(run, specs(run), folder)
-            new = {k: c for k, c in failing_keys(db, writer.run.run_key).items() if done.get(k) != c}
-            cells = case_cells(db, writer.run.run_key, sorted({name for name, _ in new})) if new else []
+            new = {k: c for k, c in failing_keys(db, writer.run).items() if done.get(k) != c}
+            cells = case_cells(db, writer.run, sorted({name for name, _ in new})) if new else []
         except (sqlite3.Error, RegistryError) as exc:
             # A store being created or locked for a moment: read it again next time.
             print(f"repro: {store}: {exc}", file=sys.stderr)

@@ -42,6 +42,8 @@ import torch
 from capmap import compare as _compare
 from capmap.cases import Case, public_name
 from capmap.deferred import Deferred, resolve
+from capmap.probes import catalog
+from capmap.probes.path import ReproSpec, ReproSteps
 from capmap.repro.cells import Cell, RunInfo
 
 # A saved target bigger than this is rebuilt from the registry instead (model weights).
@@ -168,14 +170,13 @@ def registry_spec(case: Case) -> str:
     """
     where_file = case.where.rsplit(":", 1)[0]
     absolute = os.path.abspath(where_file)
-    for name, module in list(sys.modules.items()):
-        file = getattr(module, "__file__", None)
-        if not file:
-            continue
-        file = os.path.abspath(file)
-        if file == absolute or file.endswith(os.sep + where_file):
-            # A registry file is loaded under a made-up name: name it by its path instead.
-            return file if name.startswith("capmap_registry_") else name
+    modules = list(sys.modules.items())
+    loaded = [(n, os.path.abspath(str(m.__file__))) for n, m in modules if getattr(m, "__file__", None)]
+    # The file itself first: a registry named cases.py must not be taken for capmap/cases.py.
+    exact = [(n, f) for n, f in loaded if f == absolute]
+    for name, file in exact or [(n, f) for n, f in loaded if f.endswith(os.sep + where_file)]:
+        # A registry file is loaded under a made-up name: name it by its path instead.
+        return file if name.startswith("capmap_registry_") else name
     return absolute
 
 
@@ -397,13 +398,13 @@ def _undefined(code: str) -> set[str]:
         elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
             defined.add(node.target.id)
     local: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.arg):
-            local.add(node.arg)
-        elif isinstance(node, (ast.FunctionDef, ast.ClassDef)):
-            local.add(node.name)
-        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-            local.add(node.id)
+    for walked in ast.walk(tree):
+        if isinstance(walked, ast.arg):
+            local.add(walked.arg)
+        elif isinstance(walked, (ast.FunctionDef, ast.ClassDef)):
+            local.add(walked.name)
+        elif isinstance(walked, ast.Name) and isinstance(walked.ctx, ast.Store):
+            local.add(walked.id)
     loads = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
     return loads - defined - local
 
@@ -443,7 +444,8 @@ def _versions_line(run: RunInfo) -> str:
     if lib.get("name"):
         revision = lib.get("revision") or lib.get("version") or "?"
         parts.append(f"{lib['name']} {lib.get('version') or '?'} (revision {revision})")
-    for name in ("torch", "onnx", "onnxruntime", "onnxscript", "python"):
+    named = [*catalog.versioned_packages(), "python"]
+    for name in [*named, *sorted(set(run.versions) - set(named))]:
         if run.versions.get(name):
             parts.append(f"{name} {run.versions[name]}")
     return ", ".join(parts)
@@ -462,14 +464,6 @@ def expected_outcome(record: dict[str, Any]) -> str:
     kind = f" ({record['error_type']})" if record.get("error_type") else ""
     message = _first_line(record.get("message", ""))
     return f"{status}{kind}: {message}" if message else f"{status}{kind}"
-
-
-def _export_trace_shared(cell: Cell) -> bool:
-    """Whether the onnx probe converted the export path's program (it does when that trace worked)."""
-    if "shared_trace" in cell.record:
-        return bool(cell.record["shared_trace"])
-    exported = cell.siblings.get("export") or {}
-    return "graph_nodes" in exported
 
 
 _ROOT_CAUSE = '''
@@ -595,113 +589,19 @@ def _case_lines(case: Case, target: Target, flat: bool, layout: list[int | None]
     ]
 
 
-def _export_steps(strict: bool) -> list[str]:
-    return [
-        "    # The export path: one trace, then the program runs and is compared with eager.",
-        "    try:",
-        f"        program = torch.export.export(capture_module().eval(), capture_inputs(), strict={strict})",
-        "    except Exception as exc:",
-        '        return failed("fail", exc)',
-        '    print("graph nodes:", len(program.graph.nodes))',
-        "    try:",
-        "        with torch.no_grad():",
-        "            out = program.module()(*capture_inputs())",
-        "    except Exception as exc:",
-        '        return failed("fail", exc)  # the program does not run',
-        "    return verdict(reference, captured_tensors(out))",
-    ]
-
-
-def _onnx_steps(strict: bool, shared: bool, opset: int) -> list[str]:
-    if shared:
-        model = [
-            "    # capmap converts the export path's program (that trace succeeded for this case).",
-            f"    model = torch.export.export(capture_module().eval(), capture_inputs(), strict={strict})",
-        ]
-    else:
-        model = [
-            "    # The export path's trace failed (or did not run): the exporter tries its own strategies.",
-            "    model = capture_module().eval()",
-        ]
-    return [
-        *model,
-        "    try:",
-        "        onnx_program = torch.onnx.export(",
-        f"            model, capture_inputs(), dynamo=True, opset_version={opset}",
-        "        )",
-        "    except Exception as exc:",
-        '        return failed("export-fail", exc)',
-        "    proto = onnx_program.model_proto",
-        "    try:",
-        "        onnx.checker.check_model(proto, full_check=True)",
-        "    except Exception as exc:",
-        '        return failed("checker-fail", exc)',
-        "    try:",
-        "        options = onnxruntime.SessionOptions()",
-        "        options.intra_op_num_threads = 1",
-        "        options.inter_op_num_threads = 1",
-        "        options.log_severity_level = 3",
-        "        session = onnxruntime.InferenceSession(",
-        '            proto.SerializeToString(), options, providers=["CPUExecutionProvider"]',
-        "        )",
-        "    except Exception as exc:",
-        '        return failed("ort-load-fail", exc)',
-        "    try:",
-        "        # Graph inputs are the tensors among the inputs, in torch's pytree order.",
-        "        names = [i.name for i in session.get_inputs()]",
-        "        leaves = pytree.tree_leaves(list(capture_inputs()))",
-        "        tensors = [x for x in leaves if isinstance(x, torch.Tensor)]",
-        "        if len(names) != len(tensors):",
-        "            raise ValueError(",
-        '                f"the ONNX graph takes {len(names)} inputs but the case passes "',
-        '                f"{len(tensors)} tensors"',
-        "            )",
-        "        feeds = {n: t.detach().cpu().contiguous().numpy() for n, t in zip(names, tensors)}",
-        "        outputs = session.run(None, feeds)",
-        "    except Exception as exc:",
-        '        return failed("ort-run-fail", exc)',
-        "    outputs = captured_tensors(list(outputs))",
-        "    # ONNX has no complex tensors: they come back as real tensors with a last dimension of 2.",
-        "    for i, (ref, out) in enumerate(zip(reference, outputs)):",
-        "        real = out.dtype in (torch.float32, torch.float64) and out.shape[-1:] == (2,)",
-        "        if ref.is_complex() and real:",
-        "            outputs[i] = torch.view_as_complex(out.contiguous())",
-        "    return verdict(reference, outputs)",
-    ]
-
-
-def _compile_steps(check: bool) -> list[str]:
-    breaks_ok = '"ok-breaks" if breaks else "ok"' if check else '"ok-unverified"'
-    return [
-        "    # torch.compile of the case itself, inductor, graph breaks allowed: capmap's compile path.",
-        "    torch._dynamo.reset()",
-        '    compiled = torch.compile(call, backend="inductor", fullgraph=False)',
-        "    try:",
-        "        with torch.no_grad():",
-        "            out = compiled(*fresh_inputs())",
-        "    except Exception as exc:",
-        '        print("graph breaks:", len(torch._dynamo.utils.graph_break_reasons))',
-        '        return failed("fail", exc)',
-        "    breaks = len(torch._dynamo.utils.graph_break_reasons)",
-        '    print("graph breaks:", breaks)',
-        "    try:",
-        "        with torch.no_grad():",
-        "            compiled(*fresh_inputs())  # a second call with fresh inputs of the same shapes",
-        "    except Exception as exc:",
-        '        return failed("fail", exc)',
-        "    result = verdict(reference, output_tensors(out))",
-        f'    return ({breaks_ok}) if result.startswith("ok") else result',
-    ]
-
-
 def script_text(case: Case, cell: Cell, run: RunInfo, target: Target, pt_name: str) -> str:
     """The whole script for `cell` (its case, one capture path)."""
-    settings = run.settings or {}
-    strict = bool(settings.get("export_strict", False))
-    opset = int(settings.get("opset", 18))
+    settings = {**catalog.default_settings(), **(run.settings or {})}
+    path = catalog.module(cell.path)
+    make_steps = getattr(path, "repro_steps", None)
+    if make_steps is None:
+        raise ValueError(f"no repro script for path {cell.path!r}: its module has no repro_steps")
+    steps: ReproSteps = make_steps(
+        ReproSpec(settings=settings, case=case, record=cell.record, siblings=cell.siblings)
+    )
     flat = _flattening(case, settings)
     layout = _input_layout(case) if flat else None
-    settings_text = ", ".join(f"{k} {v}" for k, v in sorted(settings.items()))
+    settings_text = ", ".join(f"{k} {v}" for k, v in sorted((run.settings or {}).items()))
     lines = [
         f"# Reproduces capmap's record of case {case.name!r}, path {cell.path!r}, outside capmap.",
         f"# Recorded with {_versions_line(run)}",
@@ -715,10 +615,7 @@ def script_text(case: Case, cell: Cell, run: RunInfo, target: Target, pt_name: s
     lines.append("# The last line printed is the outcome, in the words of the record.")
     lines += ["", "import copy", "import dataclasses", "from dataclasses import dataclass, field"]
     lines += ["from pathlib import Path", "from typing import Any", "", "import numpy as np", "import torch"]
-    if cell.path == "onnx":
-        lines += ["import onnx", "import onnxruntime", "from torch.utils import _pytree as pytree"]
-    if cell.path == "compile":
-        lines.append("import torch._dynamo")
+    lines += list(steps.imports)
     lines += [f"import {module}" for module in target.imports]
     lines += ["", "torch.set_num_threads(1)  # capmap gives each task one thread"]
     if target.saved:
@@ -746,14 +643,7 @@ def script_text(case: Case, cell: Cell, run: RunInfo, target: Target, pt_name: s
         "    with torch.no_grad():",
         "        reference = [t.detach() for t in output_tensors(call(*fresh_inputs()))]",
     ]
-    if cell.path == "export":
-        lines += _export_steps(strict)
-    elif cell.path == "onnx":
-        lines += _onnx_steps(strict, _export_trace_shared(cell), opset)
-    elif cell.path == "compile":
-        lines += _compile_steps(case.check)
-    else:
-        raise ValueError(f"no repro script for path {cell.path!r}")
+    lines += list(steps.body)
     lines += [
         "",
         _ROOT_CAUSE.strip("\n"),

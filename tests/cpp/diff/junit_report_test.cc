@@ -6,7 +6,7 @@ namespace capmap {
 namespace {
 
 TEST(JunitReport, EscapesMarkupAndReplacesWhatXmlCannotHold) {
-  EXPECT_EQ(escape_xml("a<b>&\"c\"'d'"), "a&lt;b&gt;&amp;&quot;c&quot;&apos;d&apos;");
+  EXPECT_EQ(escape_xml("a<b>&\"c\"'d'"), "a&lt;b&gt;&amp;&quot;c&quot;&#39;d&#39;");
   EXPECT_EQ(escape_xml("line\nnext\ttab"), "line&#10;next&#9;tab");
   EXPECT_EQ(escape_xml(std::string("nul\0bell\x07", 9)),
             "nul\xEF\xBF\xBD"

@@ -1,0 +1,91 @@
+"""What the worker does to its own process: threads before torch loads, its compile-cache slot,
+its children's reaper, its death with the supervisor's; signal names and thread counts."""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import signal
+import tempfile
+
+PR_SET_PDEATHSIG = 1
+PR_SET_CHILD_SUBREAPER = 36
+THREAD_ENV_VARS = ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS", "CAPMAP_THREADS")
+
+
+def cap_threads_before_torch() -> None:
+    """One thread everywhere before torch loads: no OpenMP pool may exist when we fork."""
+    for var in THREAD_ENV_VARS:
+        os.environ[var] = "1"
+    os.environ["TORCHINDUCTOR_COMPILE_THREADS"] = "1"
+    import torch
+
+    torch.set_num_threads(1)
+    torch.set_num_interop_threads(1)
+
+
+def claim_compile_cache() -> int | None:
+    """Give this worker an inductor cache folder of its own for as long as it lives.
+
+    The worker's warm-up and all its children compile into it, as one long-lived process
+    would: a kernel one case built is found by every later case (models share most of their
+    convolution and norm kernels). Children that run at once may share it: inductor builds
+    each kernel under a file lock named by its hash and writes its graphs and Python modules
+    atomically. A slot is a folder guarded by an flock, so the next run's worker reuses it and
+    its compiles start warm. Returns the lock's descriptor (kept open), or None when the user
+    chose inductor's folder themselves.
+
+    The slots live in $CAPMAP_COMPILE_SLOTS, set by `capmap run --compile-cache DIR` to DIR's
+    folder for this torch and capmap (a folder a CI job keeps between runs); else in the system's
+    temporary folder.
+    """
+
+    kept = os.environ.get("CAPMAP_COMPILE_SLOTS")
+    if kept:
+        base = kept
+    elif "TORCHINDUCTOR_CACHE_DIR" in os.environ:
+        # Absolute now, as inductor makes it at first use: a child's first compile must not
+        # look like a task that changed the environment.
+        os.environ["TORCHINDUCTOR_CACHE_DIR"] = os.path.abspath(os.environ["TORCHINDUCTOR_CACHE_DIR"])
+        return None
+    else:
+        base = os.path.join(tempfile.gettempdir(), f"capmap-inductor-{os.getuid()}")
+    import fcntl
+
+    os.makedirs(base, exist_ok=True)
+    slot = 0
+    while True:
+        fd = os.open(os.path.join(base, f"slot-{slot}.lock"), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            slot += 1
+            continue
+        os.environ["TORCHINDUCTOR_CACHE_DIR"] = os.path.join(base, f"slot-{slot}")
+        return fd
+
+
+def become_subreaper() -> None:
+    """Orphans of this worker's children become its own, so it can reap a task's whole group."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+
+
+def set_parent_death_signal(sig: int) -> None:
+    """Ask Linux to send `sig` to this process when its parent dies."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(PR_SET_PDEATHSIG, int(sig), 0, 0, 0) != 0:
+        err = ctypes.get_errno()
+        raise OSError(err, f"prctl(PR_SET_PDEATHSIG): {os.strerror(err)}")
+
+
+def _thread_count() -> int:
+    return len(os.listdir("/proc/self/task"))
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"SIG{number}"
