@@ -22,6 +22,7 @@
 #include "merge/store_reader.h"
 #include "run/change_selection.h"
 #include "run/run_selection.h"
+#include "store/run_difference.h"
 
 namespace capmap {
 namespace {
@@ -44,32 +45,7 @@ std::string join_examples(const std::vector<std::string>& items, std::size_t tot
 
 // "torch 2.12.0 → 2.13.0, settings.opset 17 → 18": what separates two run keys.
 std::string run_difference(const nlohmann::json& a, const nlohmann::json& b) {
-  nlohmann::json flat_a = nlohmann::json::object(), flat_b = nlohmann::json::object();
-  for (const char* part : {"library", "versions", "settings"}) {
-    flat_a[part] = a.value(part, nlohmann::json::object());
-    flat_b[part] = b.value(part, nlohmann::json::object());
-  }
-  flat_a = flat_a.flatten();
-  flat_b = flat_b.flatten();
-  std::vector<std::string> changes;
-  std::set<std::string> keys;
-  for (const auto& [k, v] : flat_a.items()) keys.insert(k);
-  for (const auto& [k, v] : flat_b.items()) keys.insert(k);
-  for (const auto& key : keys) {
-    if (key.find("/library/version") == 0 || key.find("/library/source_url") == 0 ||
-        key.find("/library/docs_url") == 0) {
-      continue;  // not part of the run key
-    }
-    auto va = flat_a.value(key, nlohmann::json());
-    auto vb = flat_b.value(key, nlohmann::json());
-    if (va == vb) continue;
-    std::string name = key.substr(1);
-    std::replace(name.begin(), name.end(), '/', '.');
-    if (name.rfind("versions.", 0) == 0) name = name.substr(9);
-    changes.push_back(fmt::format("{} {} vs {}", name,
-                                  va.is_string() ? va.get<std::string>() : va.dump(),
-                                  vb.is_string() ? vb.get<std::string>() : vb.dump()));
-  }
+  auto changes = environment_differences(a, b, kRunKeyLibraryFields);
   return changes.empty() ? "same versions" : join_examples(changes, changes.size());
 }
 

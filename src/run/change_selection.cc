@@ -8,9 +8,9 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
-#include <set>
 
 #include "common/user_error.h"
+#include "store/run_difference.h"
 
 namespace capmap {
 namespace {
@@ -79,10 +79,6 @@ bool has_results(const json& known_case, const std::vector<std::string>& paths) 
   });
 }
 
-std::string plain(const json& value) {
-  return value.is_string() ? value.get<std::string>() : value.dump();
-}
-
 }  // namespace
 
 bool names_file(const std::string& changed, const std::string& recorded) {
@@ -93,29 +89,11 @@ bool names_file(const std::string& changed, const std::string& recorded) {
 }
 
 std::string version_difference(const json& a, const json& b) {
-  json flat_a = json::object(), flat_b = json::object();
   // The package version moves every file at once (a release installed from an index,
   // where no --changed can name them); the revision moves with every edit.
-  for (const char* field : {"name", "version"}) {
-    flat_a[std::string("library.") + field] =
-        a.value("library", json::object()).value(field, json());
-    flat_b[std::string("library.") + field] =
-        b.value("library", json::object()).value(field, json());
-  }
-  for (const char* part : {"versions", "settings"}) {
-    const json part_a = a.value(part, json::object()), part_b = b.value(part, json::object());
-    for (const auto& [k, v] : part_a.items()) flat_a[std::string(part) + "." + k] = v;
-    for (const auto& [k, v] : part_b.items()) flat_b[std::string(part) + "." + k] = v;
-  }
-  std::set<std::string> keys;
-  for (const auto& [k, v] : flat_a.items()) keys.insert(k);
-  for (const auto& [k, v] : flat_b.items()) keys.insert(k);
   std::string out;
-  for (const auto& key : keys) {
-    json va = flat_a.value(key, json()), vb = flat_b.value(key, json());
-    if (va == vb) continue;
-    std::string name = key.starts_with("versions.") ? key.substr(9) : key;
-    out += fmt::format("{}{} {} vs {}", out.empty() ? "" : ", ", name, plain(va), plain(vb));
+  for (const auto& change : environment_differences(a, b, kReleaseLibraryFields)) {
+    out += (out.empty() ? "" : ", ") + change;
   }
   return out;
 }

@@ -125,6 +125,16 @@ def test_a_capture_without_graph_inputs_is_constant_on_every_path(tasks: dict[st
     assert declared["onnx"]["message"].endswith("(expected: a kernel made from its size)")
 
 
+def test_an_onnx_graph_that_computes_nothing_from_its_inputs_is_constant(tasks: dict[str, Any]) -> None:
+    folded = tasks["identity_like"]["onnx"]
+    assert folded["graph_inputs"] == 1 and folded["graph_nodes"] == 0 and folded["outputs_constant"]
+    assert folded["status"] == "constant" and folded["captured_status"] == "ok"
+    assert folded["message"].endswith("the graph takes its inputs but computes nothing from them")
+    # A no-op conversion passes its input through (an Identity node): that is a capture.
+    passed = tasks["same_dtype"]["onnx"]
+    assert "outputs_constant" not in passed and passed["status"] == "ok"
+
+
 def test_every_path_starts_from_the_state_eager_started_from(
     cases: dict[str, Case], tasks: dict[str, Any]
 ) -> None:

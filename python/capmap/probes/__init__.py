@@ -121,6 +121,7 @@ def run_task(
 
 _CAPTURED = ("ok", "ok-breaks", "ok-unverified")
 NO_INPUT = "exports as a constant: no input reaches the graph"
+NO_COMPUTATION = "exports as a constant: the graph takes its inputs but computes nothing from them"
 NDARRAY_INPUT = "a NumPy array among the inputs is baked into the graph: no capture path traces an ndarray"
 
 
@@ -136,6 +137,8 @@ def _mark_constant(ctx: ProbeContext, record: dict[str, Any]) -> None:
         why = NO_INPUT
     elif record.get("graph_inputs") == 0:
         why = NO_INPUT
+    elif record.get("outputs_constant"):
+        why = NO_COMPUTATION
     if why is None:
         return
     record["captured_status"] = record["status"]

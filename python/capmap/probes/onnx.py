@@ -32,6 +32,7 @@ PATH = CapturePath(
         "op_types",
         "graph_inputs",
         "graph_nodes",
+        "outputs_constant",
         "size_kb",
         "stages",
         "strategy",

@@ -66,6 +66,12 @@ def load_checked(
     record["op_types"] = sorted(op_types(proto))
     record["graph_inputs"] = len(proto.graph.input)
     record["graph_nodes"] = len(proto.graph.node)
+    if not proto.graph.node:
+        # No node computes anything: an output is either a graph input passed through, or a
+        # constant baked in at export (the inputs reach the graph but decide nothing).
+        inputs = {i.name for i in proto.graph.input}
+        if not any(o.name in inputs for o in proto.graph.output):
+            record["outputs_constant"] = True
     record["size_kb"] = round(proto.ByteSize() / 1024, 1)
     watch = Stopwatch()
     try:

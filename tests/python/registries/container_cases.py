@@ -143,7 +143,21 @@ case("plane_through_origin", G, plane_through_origin, [_x(3)])
 case("Points.scale_", G, Points(_x(4, 3)), [], {"factor": 2.0}, method="scale_")
 case("weighted", G, weighted, [Sealed(_x(3)), _x(4, 3)])
 case("through", G, through, [torch.nn.Linear(3, 2), _x(4, 3)])
+
+
+def identity_like(x: torch.Tensor) -> torch.Tensor:
+    # Depends on the input's shape only: the exporter folds it into a constant.
+    return torch.eye(x.shape[-1]).expand(x.shape[0], -1, -1).clone()
+
+
+def same_dtype(x: torch.Tensor) -> torch.Tensor:
+    # A no-op conversion: the ONNX graph passes its input on, and that is a capture.
+    return x.to(torch.float32)
+
+
 case("box_kernel", G, box_kernel, [3])
+case("identity_like", G, identity_like, [_x(2, 3)])
+case("same_dtype", G, same_dtype, [_x(2, 3)])
 case("box_kernel[declared]", G, box_kernel, [3], constant="a kernel made from its size")
 case("doubled_array", G, doubled_array, [np.ones((2, 3), dtype=np.float32)])
 case("Counter", G, Counter(), [_x(2, 3)])

@@ -1,0 +1,53 @@
+#include "store/run_difference.h"
+
+#include <fmt/format.h>
+
+#include <map>
+#include <set>
+
+namespace capmap {
+namespace {
+
+using json = nlohmann::json;
+
+std::string plain(const json& value) {
+  return value.is_string() ? value.get<std::string>() : value.dump();
+}
+
+// "library.name", "versions.torch", "settings.opset" → value, for the fields that count.
+std::map<std::string, json> flat_fields(const json& environment,
+                                        const std::vector<std::string>& library_fields) {
+  std::map<std::string, json> out;
+  const json library = environment.value("library", json::object());
+  for (const auto& field : library_fields) {
+    out["library." + field] = library.is_object() ? library.value(field, json()) : json();
+  }
+  for (const char* part : {"versions", "settings"}) {
+    const json values = environment.value(part, json::object());
+    if (!values.is_object()) continue;
+    for (const auto& [key, value] : values.items()) out[std::string(part) + "." + key] = value;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string> environment_differences(const json& a, const json& b,
+                                                 const std::vector<std::string>& library_fields) {
+  const auto flat_a = flat_fields(a, library_fields), flat_b = flat_fields(b, library_fields);
+  std::set<std::string> keys;
+  for (const auto& [key, value] : flat_a) keys.insert(key);
+  for (const auto& [key, value] : flat_b) keys.insert(key);
+  std::vector<std::string> out;
+  for (const auto& key : keys) {
+    auto in_a = flat_a.find(key), in_b = flat_b.find(key);
+    json va = in_a == flat_a.end() ? json() : in_a->second;
+    json vb = in_b == flat_b.end() ? json() : in_b->second;
+    if (va == vb) continue;
+    std::string name = key.starts_with("versions.") ? key.substr(9) : key;
+    out.push_back(fmt::format("{} {} vs {}", name, plain(va), plain(vb)));
+  }
+  return out;
+}
+
+}  // namespace capmap

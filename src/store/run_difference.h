@@ -1,0 +1,22 @@
+#pragma once
+// What separates two environments (a run's info, a snapshot's header: each with
+// `library`, `versions` and `settings`), in words: "torch 2.12.0 vs 2.13.0".
+// The one place that compares environments; callers choose which library
+// fields count.
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace capmap {
+
+// The library fields the run key holds: name and revision (every edit moves the revision).
+inline const std::vector<std::string> kRunKeyLibraryFields = {"name", "revision"};
+// The library fields a release is known by: name and version.
+inline const std::vector<std::string> kReleaseLibraryFields = {"name", "version"};
+
+// "NAME A vs B" for each of the library fields named, each package version and each
+// setting that differs, in name order ("library.revision", "torch", "settings.opset").
+std::vector<std::string> environment_differences(const nlohmann::json& a, const nlohmann::json& b,
+                                                 const std::vector<std::string>& library_fields);
+
+}  // namespace capmap
