@@ -110,14 +110,13 @@ def warm() -> None:
 
 def repro_steps(spec: ReproSpec) -> ReproSteps:
     strict = bool(spec.settings["export_strict"])
+    export_call = f"torch.export.export(capture_module().eval(), capture_inputs(), strict={strict})"
     return ReproSteps(
         imports=("import os", "import tempfile", "import torch._inductor"),
         body=(
             "    # The aoti path: the exported program compiled and packaged by AOTInductor, loaded, run.",
             "    try:",
-            "        program = torch.export.export(",
-            f"            capture_module().eval(), capture_inputs(), strict={strict}",
-            "        )",
+            f"        program = {export_call}",
             "    except Exception as exc:",
             '        return failed("export-fail", exc)',
             "    folder = tempfile.mkdtemp(prefix='repro-aoti-')",

@@ -85,14 +85,13 @@ def warm() -> None:
 
 def repro_steps(spec: ReproSpec) -> ReproSteps:
     strict = bool(spec.settings["export_strict"])
+    export_call = f"torch.export.export(capture_module().eval(), capture_inputs(), strict={strict})"
     return ReproSteps(
         imports=(),
         body=(
             "    # The export path: one trace, then the program runs and is compared with eager.",
             "    try:",
-            "        program = torch.export.export(",
-            f"            capture_module().eval(), capture_inputs(), strict={strict}",
-            "        )",
+            f"        program = {export_call}",
             "    except Exception as exc:",
             '        return failed("fail", exc)',
             '    print("graph nodes:", len(program.graph.nodes))',
