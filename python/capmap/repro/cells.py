@@ -38,11 +38,13 @@ class RunInfo:
         return is_failing({**TASK_STATUSES, **(info.get("statuses") or {})}, status)
 
     def _declared(self) -> dict[str, dict[str, Any]]:
-        if self.paths:
-            return self.paths
-        from capmap.probes import catalog  # imports torch: only for a store that predates path_info
+        if not self.paths:
+            # A store that predates path_info: the installed paths stand in, looked up once
+            # (this imports torch and every path module).
+            from capmap.probes import catalog
 
-        return {p["name"]: p for p in catalog.announce()}
+            self.paths = {p["name"]: p for p in catalog.announce()}
+        return self.paths
 
 
 def _path_info(entries: Any) -> dict[str, dict[str, Any]]:
