@@ -111,16 +111,20 @@ def measure(
     return wall
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+def stream_parser(doc: str | None) -> argparse.ArgumentParser:
+    """The options of the benches on the stream of commits: binary, stream, baseline, cores."""
+    parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--bin", type=Path, default=REPO / "build" / "main" / "capmap")
     parser.add_argument(
         "--commits", type=Path, default=REPO.parent / "shared" / "data" / "kornia-commits.tsv"
     )
     parser.add_argument("--baseline", type=Path, default=REPO / "surveys" / "kornia" / "snapshot.json")
     parser.add_argument("--jobs", type=int, default=2)
+    return parser
+
+
+def main() -> None:
+    parser = stream_parser(__doc__)
     parser.add_argument("--matrix", type=int, default=4)
     parser.add_argument("--measure", type=int, default=0, help="commits to run for real, cold and warm")
     parser.add_argument("--out", type=Path, help="write the per-commit predictions here (TSV)")

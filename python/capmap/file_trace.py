@@ -9,6 +9,8 @@ dataclass whose `__init__` Python generated, a container a library function asse
 
 from __future__ import annotations
 
+import ast
+import contextlib
 import functools
 import hashlib
 import inspect
@@ -23,13 +25,104 @@ from capmap.errors import LibraryRoot
 HASH_DIGITS = 16
 
 
-def content_hash(path: str) -> str:
-    """The first HASH_DIGITS hex digits of the file's SHA-256; empty when it cannot be read."""
+_DOCUMENTED = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+def source_code_hash(source: bytes) -> str | None:
+    """`py-` and HASH_DIGITS hex digits of what Python runs of `source`: its syntax tree without
+    docstrings, line numbers or comments. An edit of comments, docstrings, blank lines or layout
+    keeps it; any other edit (a string, a default, an annotation) changes it. None when `source`
+    is not Python that parses."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return None
+    for node in ast.walk(tree):
+        if isinstance(node, _DOCUMENTED) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+                if isinstance(first.value.value, str):
+                    node.body = node.body[1:]
+    printed = "".join(_printed(tree)).encode()
+    return "py-" + hashlib.sha256(printed).hexdigest()[:HASH_DIGITS]
+
+
+def _printed(node: Any) -> Iterator[str]:
+    """The tree in a form that leaves out empty fields, which newer Pythons add (a function's
+    `type_params`), so that one code hashes alike under Python 3.10 to 3.14."""
+    if isinstance(node, ast.AST):
+        yield "(" + type(node).__name__
+        for field in node._fields:
+            value = getattr(node, field, None)
+            if value is None or (isinstance(value, list) and not value):
+                continue
+            yield f" {field}="
+            yield from _printed(value)
+        yield ")"
+    elif isinstance(node, list):
+        yield "["
+        for item in node:
+            yield from _printed(item)
+            yield ","
+        yield "]"
+    else:
+        yield repr(node)
+
+
+_shared_folder: list[str] = []
+
+
+def share_code_hashes(folder: str | None) -> None:
+    """Processes forked after this call share the code hashes they work out through `folder`
+    (a file per content hash), so a run parses each library file once, not once per case."""
+    _shared_folder[:] = [folder] if folder else []
+
+
+def _code_hash_shared(content: str, source: bytes) -> str:
+    if not _shared_folder:
+        return source_code_hash(source) or ""
+    kept = os.path.join(_shared_folder[0], content)
+    try:
+        with open(kept) as f:
+            return f.read()
+    except OSError:
+        pass
+    code = source_code_hash(source) or ""
+    with contextlib.suppress(OSError):  # a folder gone or full only costs the next parse
+        temporary = f"{kept}.{os.getpid()}"
+        with open(temporary, "w") as f:
+            f.write(code)
+        os.replace(temporary, kept)
+    return code
+
+
+@functools.lru_cache(maxsize=4096)
+def _hashes_of(path: str, size: int, mtime_ns: int) -> tuple[str, str]:
     try:
         with open(path, "rb") as f:
-            return hashlib.sha256(f.read()).hexdigest()[:HASH_DIGITS]
+            source = f.read()
     except OSError:
-        return ""
+        return "", ""
+    content = hashlib.sha256(source).hexdigest()[:HASH_DIGITS]
+    return content, _code_hash_shared(content, source)
+
+
+def file_hashes(path: str) -> list[str]:
+    """The file's content hash, then its code hash (`source_code_hash`) when it is Python that
+    parses; empty when it cannot be read. Cached by size and modification time, since a case
+    records much the same files as the one before."""
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return []
+    return [h for h in _hashes_of(path, stat.st_size, stat.st_mtime_ns) if h]
+
+
+def recorded_hash(path: str) -> str:
+    """What a case records for a file: `CONTENT.CODE` (`CONTENT` alone when the file is not
+    Python that parses). `--changed-auto` compares both with the installed file: a file whose
+    code is the same but whose content is not moved lines only (docstrings, comments, layout)."""
+    return ".".join(file_hashes(path))
 
 
 class LibraryFileTrace:
@@ -72,14 +165,14 @@ class LibraryFileTrace:
                 self._in_library[filename] = self._root is not None and self._root.shows(filename)
 
     def files(self) -> dict[str, str]:
-        """`{"pkg/path.py": content hash}`, paths relative to the folder above the library."""
+        """`{"pkg/path.py": recorded_hash}`, paths relative to the folder above the library."""
         if self._root is None:
             return {}
         out: dict[str, str] = {}
         for filename, inside in self._in_library.items():
             if inside:
                 path = os.path.relpath(os.path.abspath(filename), self._root.base).replace(os.sep, "/")
-                out[path] = content_hash(filename)
+                out[path] = recorded_hash(filename)
         return dict(sorted(out.items()))
 
 
@@ -174,15 +267,16 @@ def _source_file(obj: Any) -> str | None:
     return None
 
 
-def current_hashes(library: str, paths: Iterable[str]) -> dict[str, str] | None:
-    """`{"pkg/path.py": hash}` of the installed library's files now (empty: the file is gone),
-    for paths recorded relative to the folder above it; None when the library cannot be found."""
+def current_hashes(library: str, paths: Iterable[str]) -> dict[str, list[str]] | None:
+    """`{"pkg/path.py": [content hash, code hash]}` of the installed library's files now (empty
+    list: the file is gone), for paths recorded relative to the folder above it; None when the
+    library cannot be found."""
     from capmap.surveyed_library import named_root
 
     root = named_root(library, find=True)
     if root is None:
         return None
-    return {path: content_hash(os.path.join(root.base, *path.split("/"))) for path in paths}
+    return {path: file_hashes(os.path.join(root.base, *path.split("/"))) for path in paths}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -148,7 +148,7 @@ void plan_command(const ListOptions& options, const nlohmann::json& hello) {
         "--shard-by time: needs --baseline, so that every shard splits by the same durations");
   }
   ChangeRequest request{options.changed, options.changed_since, options.changed_auto};
-  auto changed_files = named_changed_files(request);
+  auto changed_files = named_changed_files(request, locate_python());
   std::optional<Baseline> baseline;
   if (!options.baseline.empty()) baseline.emplace(options.baseline);
   auto previous = baseline ? std::nullopt : store_snapshot(options.store);
@@ -164,7 +164,8 @@ void plan_command(const ListOptions& options, const nlohmann::json& hello) {
     nlohmann::json this_run = plain_run(hello);
     add_files_changed_by_hash(request, known, locate_python(),
                               this_run["library"].value("name", ""), changed_files);
-    auto change = select_changed_cases(cases, known, this_run, changed_files, paths);
+    auto change = select_changed_cases(cases, known, this_run, changed_files.code, paths,
+                                       changed_files.lines_moved);
     std::fprintf(stderr, "capmap: %s\n", describe_change_selection(change).c_str());
     cases = std::move(change.to_run);
   }

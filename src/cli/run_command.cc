@@ -187,7 +187,7 @@ void run_command(const RunCommandOptions& options, int& exit_code) {
   // Without a change, a baseline only tells how long each case takes.
   std::optional<Baseline> baseline;
   if (!options.baseline.empty()) baseline.emplace(options.baseline);
-  auto changed_files = named_changed_files(change_request);
+  auto changed_files = named_changed_files(change_request, supervisor_options.python);
 
   InterruptWatcher interrupts;
   Supervisor supervisor(supervisor_options, interrupts);
@@ -231,7 +231,8 @@ void run_command(const RunCommandOptions& options, int& exit_code) {
         {"library", library}, {"versions", versions}, {"settings", supervisor_options.settings}};
     add_files_changed_by_hash(change_request, known, supervisor_options.python,
                               library.value("name", ""), changed_files);
-    auto change = select_changed_cases(asked, known, this_run, changed_files, paths);
+    auto change = select_changed_cases(asked, known, this_run, changed_files.code, paths,
+                                       changed_files.lines_moved);
     std::fprintf(stderr, "capmap: %s\n", describe_change_selection(change).c_str());
     selected = shard_cases(change.to_run, filter.shard, shard_by, baseline_durations, paths);
     if (!baseline) asked = change.to_run;

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 
@@ -24,20 +25,32 @@ std::string listed(const std::vector<std::string>& files) {
 
 }  // namespace
 
-std::vector<std::string> named_changed_files(const ChangeRequest& request) {
-  std::vector<std::string> files;
+ChangedFiles named_changed_files(const ChangeRequest& request, const std::string& python) {
+  ChangedFiles files;
   for (const auto& file : request.files) {
-    files.push_back(std::filesystem::absolute(file).lexically_normal().string());
+    files.code.push_back(std::filesystem::absolute(file).lexically_normal().string());
   }
   if (!request.since.empty()) {
-    for (auto& file : files_changed_since(request.since)) files.push_back(std::move(file));
+    auto since = files_changed_since(request.since);
+    auto same = files_with_unchanged_code(python, request.since, since);
+    if (!same.empty()) {
+      std::fprintf(stderr,
+                   "capmap: --changed-since %s: %zu of %zu changed files differ only in "
+                   "docstrings, comments or layout: they select only the cases whose results "
+                   "cite their lines%s\n",
+                   request.since.c_str(), same.size(), since.size(), listed(same).c_str());
+    }
+    for (auto& file : since) {
+      bool moved = std::find(same.begin(), same.end(), file) != same.end();
+      (moved ? files.lines_moved : files.code).push_back(std::move(file));
+    }
   }
   return files;
 }
 
 void add_files_changed_by_hash(const ChangeRequest& request, const nlohmann::json* known,
                                const std::string& python, const std::string& library,
-                               std::vector<std::string>& files) {
+                               ChangedFiles& files) {
   if (!request.by_hash) return;
   if (known == nullptr) {
     std::fprintf(stderr,
@@ -46,9 +59,16 @@ void add_files_changed_by_hash(const ChangeRequest& request, const nlohmann::jso
   }
   auto changed = files_changed_by_hash(python, library, *known);
   std::fprintf(stderr, "capmap: --changed-auto: %zu of %zu recorded %s files differ%s\n",
-               changed.size(), recorded_hashes(*known).size(), library.c_str(),
-               listed(changed).c_str());
-  for (auto& file : changed) files.push_back(std::move(file));
+               changed.code.size(), recorded_hashes(*known).size(), library.c_str(),
+               listed(changed.code).c_str());
+  if (!changed.lines_moved.empty()) {
+    std::fprintf(stderr,
+                 "capmap: --changed-auto: %zu more differ only in docstrings, comments or layout: "
+                 "they select only the cases whose results cite their lines%s\n",
+                 changed.lines_moved.size(), listed(changed.lines_moved).c_str());
+  }
+  for (auto& file : changed.code) files.code.push_back(std::move(file));
+  for (auto& file : changed.lines_moved) files.lines_moved.push_back(std::move(file));
 }
 
 }  // namespace capmap

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <map>
 
@@ -98,9 +99,26 @@ std::string version_difference(const json& a, const json& b) {
   return out;
 }
 
+bool cites_a_line_of(const json& known_case, const std::string& file) {
+  auto found = known_case.find("paths");
+  if (found == known_case.end() || file.empty()) return false;
+  const std::string text = found->dump();
+  const std::string cited = file + ":";
+  for (auto at = text.find(cited); at != std::string::npos; at = text.find(cited, at + 1)) {
+    std::size_t next = at + cited.size();
+    bool whole = at == 0 || !(std::isalnum(static_cast<unsigned char>(text[at - 1])) ||
+                              text[at - 1] == '_' || text[at - 1] == '.');
+    if (whole && next < text.size() && std::isdigit(static_cast<unsigned char>(text[next]))) {
+      return true;
+    }
+  }
+  return false;
+}
+
 ChangeSelection select_changed_cases(const std::vector<json>& cases, const json* known,
                                      const json& run, const std::vector<std::string>& changed_files,
-                                     const std::vector<std::string>& paths) {
+                                     const std::vector<std::string>& paths,
+                                     const std::vector<std::string>& lines_moved) {
   ChangeSelection selection;
   std::map<std::string, const json*> known_cases;
   if (known) {
@@ -133,6 +151,13 @@ ChangeSelection select_changed_cases(const std::vector<json>& cases, const json*
           run_it = true;
           ++selection.library_changed;
           break;
+        }
+      }
+      for (const auto& [file, hash] : (*before)["files"].items()) {
+        if (run_it) break;
+        if (any_named(lines_moved, file) && cites_a_line_of(*before, file)) {
+          run_it = true;
+          ++selection.lines_moved;
         }
       }
     }
@@ -182,6 +207,7 @@ std::string describe_change_selection(const ChangeSelection& s) {
     if (n) why.push_back(fmt::format("{} {}", n, what));
   };
   add(s.library_changed, "run a changed library file");
+  add(s.lines_moved, "cite a line that moved");
   add(s.registry_changed, "defined in a changed registry file");
   add(s.definition_changed, "changed definition");
   add(s.new_cases, "new");

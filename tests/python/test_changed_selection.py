@@ -17,6 +17,7 @@ from typing import Any
 
 import jsonschema
 import pytest
+from capmap.file_trace import source_code_hash
 from capmap_testing import PYTHON_DIR, REPO, python_env, query
 
 REGISTRY = REPO / "tests" / "python" / "registries" / "kornia_change_cases.py"
@@ -35,12 +36,18 @@ def kornia_dir() -> Path:
 
 
 def capmap(
-    binary: Path, library: Path, *args: str | Path, timeout: float = 900
+    binary: Path, library: Path, *args: str | Path, timeout: float = 900, cwd: Path | None = None
 ) -> subprocess.CompletedProcess[str]:
     """The binary with the copied Kornia first on the workers' import path."""
     env = python_env(PYTHONPATH=os.pathsep.join([str(library), str(PYTHON_DIR)]))
     return subprocess.run(
-        [str(binary), *map(str, args)], capture_output=True, text=True, timeout=timeout, env=env, check=False
+        [str(binary), *map(str, args)],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=env,
+        check=False,
+        cwd=cwd,
     )
 
 
@@ -117,7 +124,9 @@ def test_the_snapshot_records_the_files_each_case_executes(baseline: Path, libra
         files = entry["files"]
         assert files and all(path.startswith("kornia/") for path in files), name
         for path, digest in files.items():
-            assert digest == hashlib.sha256((library / path).read_bytes()).hexdigest()[:16], path
+            # CONTENT.CODE: the content's hash, then the code's (docstrings and layout left out).
+            source = (library / path).read_bytes()
+            assert digest == f"{hashlib.sha256(source).hexdigest()[:16]}.{source_code_hash(source)}", path
         assert "files" not in entry["paths"]["eager"]  # the case's, not the path's
     assert EDITED in by_case["gaussian_blur2d"]["files"]
     assert "kornia/color/hsv.py" in by_case["rgb_to_hsv"]["files"]
@@ -135,7 +144,8 @@ def test_a_changed_file_reruns_exactly_the_cases_that_execute_it(
 
     edited = library / EDITED
     original = edited.read_text()
-    edited.write_text(original + "\n# A comment: the file changed, what it computes did not.\n")
+    # The file's code changed (a new name), what its functions compute did not.
+    edited.write_text(original + "\n_PULL_REQUEST_MARK = 1\n")
     try:
         pr = tmp_path / "pr"
         done = capmap(capmap_bin, library, "run", REGISTRY, "--paths", PATHS, "--jobs", "2",
@@ -281,13 +291,57 @@ def listed_plan(stdout: str) -> tuple[list[str], dict[str, str]]:
     return names, dict(item.split("=", 1) for item in predicted.split()[1:])
 
 
-def test_changed_auto_finds_the_edit_by_content_hash(
+def citing(baseline: Path, file: str) -> set[str]:
+    """The cases of the baseline whose results name a line of `file`."""
+    cited = re.compile(rf"(?<![\w./]){re.escape(file)}:\d")
+    snapshot = json.loads(baseline.read_text())
+    return {c["name"] for c in snapshot["cases"] if cited.search(json.dumps(c["paths"]))}
+
+
+def with_docstrings_edited(source: str) -> str:
+    """`source` with every docstring's first line, the comments and the blank lines edited:
+    another text and layout, the same code."""
+    out = []
+    for line in source.splitlines():
+        if line.strip().startswith('"""') and len(line.strip()) > 3:
+            line = line.replace('"""', '"""Reworded. ', 1)
+        out.append(line + "  # note" if line.strip().startswith("return ") else line)
+        if line.strip().startswith("import "):
+            out.append("")
+    return "\n".join(out) + "\n# Edited where no git history can see it.\n"
+
+
+def test_changed_auto_finds_the_edit_by_code_hash(
     capmap_bin: Path, library: Path, baseline: Path, tmp_path: Path
 ) -> None:
     executing = cases_executing(library, EDITED)
     edited = library / EDITED
     original = edited.read_text()
-    edited.write_text(original + "\n# Edited where no git history can see it.\n")
+    # Docstrings, comments and layout: the code is the same, so only a result that cites a line
+    # of the file runs again (one is given a frame there), lest it point at a line that moved.
+    cited = json.loads(baseline.read_text())
+    blur = next(c for c in cited["cases"] if c["name"] == "gaussian_blur2d")
+    blur["paths"]["export"]["frames"] = [f"{EDITED}:42 in gaussian_blur2d"]
+    cited_baseline = tmp_path / "cited.json"
+    cited_baseline.write_text(json.dumps(cited))
+    edited.write_text(with_docstrings_edited(original))
+    try:
+        assert edited.read_text() != original
+        layout = capmap(capmap_bin, library, "list", REGISTRY, "--changed-auto", "--baseline", baseline,
+                        "--run-paths", PATHS)  # fmt: skip
+        layout_cited = capmap(capmap_bin, library, "list", REGISTRY, "--changed-auto", "--baseline",
+                              cited_baseline, "--run-paths", PATHS)  # fmt: skip
+    finally:
+        edited.write_text(original)
+    assert layout.returncode == 0, layout.stderr
+    assert "--changed-auto: 0 of " in layout.stderr
+    assert "--changed-auto: 1 more differ only in docstrings, comments or layout: " in layout.stderr
+    assert f"they select only the cases whose results cite their lines: {EDITED}" in layout.stderr
+    assert set(listed_plan(layout.stdout)[0]) == citing(baseline, EDITED)
+    assert layout_cited.returncode == 0, layout_cited.stderr
+    assert set(listed_plan(layout_cited.stdout)[0]) == citing(baseline, EDITED) | {"gaussian_blur2d"}
+    assert "(1 cite a line that moved)" in layout_cited.stderr or citing(baseline, EDITED)
+    edited.write_text(original + "\n_EDITED_WHERE_NO_GIT_HISTORY_CAN_SEE_IT = 1\n")
     try:
         listed = capmap(capmap_bin, library, "list", REGISTRY, "--changed-auto", "--baseline", baseline,
                         "--run-paths", PATHS, "--jobs", "2")  # fmt: skip
@@ -309,6 +363,37 @@ def test_changed_auto_finds_the_edit_by_content_hash(
                        "--run-paths", PATHS)  # fmt: skip
     assert unchanged.returncode == 0, unchanged.stderr
     assert listed_plan(unchanged.stdout)[0] == []
+
+
+def test_changed_since_leaves_out_files_whose_code_is_the_same(
+    capmap_bin: Path, library: Path, baseline: Path, tmp_path: Path
+) -> None:
+    """In a git checkout of the library: a docstring edit since the revision selects nothing,
+    a code edit selects the cases that execute the file."""
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-C", str(library)]
+    if not (library / ".git").exists():
+        subprocess.run([*git, "init", "-q"], check=True)
+        subprocess.run([*git, "add", "-A"], check=True)
+        subprocess.run([*git, "commit", "-q", "-m", "base"], check=True)
+    edited = library / EDITED
+    original = edited.read_text()
+    executing = cases_executing(library, EDITED)
+    try:
+        edited.write_text(with_docstrings_edited(original))
+        layout = capmap(capmap_bin, library, "list", REGISTRY, "--changed-since", "HEAD", "--baseline",
+                        baseline, "--run-paths", PATHS, cwd=library)  # fmt: skip
+        edited.write_text(original.replace("return ", "return 1 * ", 1))
+        code = capmap(capmap_bin, library, "list", REGISTRY, "--changed-since", "HEAD", "--baseline",
+                      baseline, "--run-paths", PATHS, cwd=library)  # fmt: skip
+    finally:
+        edited.write_text(original)
+    assert layout.returncode == 0, layout.stderr
+    assert "--changed-since HEAD: 1 of 1 changed files differ only in docstrings" in layout.stderr
+    assert EDITED.split("/")[-1] in layout.stderr
+    assert set(listed_plan(layout.stdout)[0]) == citing(baseline, EDITED)
+    assert code.returncode == 0, code.stderr
+    assert "differ only in" not in code.stderr
+    assert set(listed_plan(code.stdout)[0]) == executing and executing
 
 
 def test_shards_by_time_split_the_baseline_s_durations(

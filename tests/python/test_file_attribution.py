@@ -100,7 +100,9 @@ def test_a_lambda_or_method_wrapper_records_the_library_files_it_runs(
     assert record["status"] == "ok"
     # The library's file alone: not the registry's lambda, not capmap, not torch.
     assert list(record["files"]) == ["attriblib/ops.py"]
-    assert len(record["files"]["attriblib/ops.py"]) == 16
+    # CONTENT.CODE: 16 hex digits each (file_trace.recorded_hash).
+    content, code = record["files"]["attriblib/ops.py"].split(".")
+    assert len(content) == 16 and code.startswith("py-") and len(code) == 19
 
 
 def test_a_lambda_s_failure_points_at_the_library_line(records: dict[str, dict[str, Any]]) -> None:

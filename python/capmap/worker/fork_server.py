@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from capmap import child_state
+from capmap.file_trace import share_code_hashes
 from capmap.worker.forked_child import TIMING_LOG_ENV, ForkedChild, TaskOrder, _log_line
 from capmap.worker.process_control import (
     _signal_name,
@@ -76,6 +77,15 @@ class ForkServer:
         self._poller = select.poll()
 
     def serve(self) -> None:
+        # The children of one run parse each library file once between them (file_trace).
+        with tempfile.TemporaryDirectory(prefix="capmap-code-") as shared:
+            share_code_hashes(shared)
+            try:
+                self._serve()
+            finally:
+                share_code_hashes(None)
+
+    def _serve(self) -> None:
         commands = self.channel.commands_fd
         self._poller.register(commands, select.POLLIN)
         buffered = b""

@@ -104,5 +104,23 @@ TEST(ChangeSelection, WithoutEarlierResultsEveryCaseIsNew) {
   EXPECT_EQ(s.new_cases, 2u);
 }
 
+TEST(ChangeSelection, MovedLinesSelectOnlyTheCasesWhoseResultsCiteThem) {
+  json cites = known_case("cites", {{"kornia/filters/gaussian.py", "aa.py-1"}});
+  cites["paths"]["onnx"]["frames"] = {"kornia/filters/gaussian.py:120 in gaussian_blur2d"};
+  json silent = known_case("silent", {{"kornia/filters/gaussian.py", "aa.py-1"}});
+  json other = known_case("other", {{"kornia/filters/gaussian.py", "aa.py-1"}});
+  other["paths"]["onnx"]["frames"] = {"mykornia/filters/gaussian.py:7",
+                                      "kornia/filters/gaussian.pyx"};
+  json known = known_snapshot({cites, silent, other});
+  auto s = select_changed_cases({make_case("cites"), make_case("silent"), make_case("other")},
+                                &known, run_info(), {}, kPaths, {"/x/kornia/filters/gaussian.py"});
+  EXPECT_EQ(names(s), std::vector<std::string>{"cites"});
+  EXPECT_EQ(s.lines_moved, 1u);
+  EXPECT_EQ(describe_change_selection(s),
+            "1 of 3 cases selected by the change (1 cite a line that moved)");
+  EXPECT_TRUE(cites_a_line_of(cites, "kornia/filters/gaussian.py"));
+  EXPECT_FALSE(cites_a_line_of(other, "kornia/filters/gaussian.py"));
+}
+
 }  // namespace
 }  // namespace capmap

@@ -21,15 +21,32 @@ TEST(HashChanges, RecordedHashesGatherEveryCaseFiles) {
 }
 
 TEST(HashChanges, AFileChangedWhenItsHashMatchesNoRecordedOneOrItIsGone) {
+  // Older records hold the content hash alone.
   std::map<std::string, std::vector<std::string>> recorded = {{"lib/same.py", {"aa"}},
                                                               {"lib/edited.py", {"bb"}},
                                                               {"lib/gone.py", {"cc"}},
                                                               {"lib/either.py", {"d1", "d2"}},
                                                               {"lib/unanswered.py", {"ee"}}};
-  std::map<std::string, std::string> now = {
-      {"lib/same.py", "aa"}, {"lib/edited.py", "b2"}, {"lib/gone.py", ""}, {"lib/either.py", "d2"}};
-  EXPECT_EQ(files_with_new_hashes(recorded, now),
+  std::map<std::string, std::vector<std::string>> now = {{"lib/same.py", {"aa", "py-aa"}},
+                                                         {"lib/edited.py", {"b2", "py-b2"}},
+                                                         {"lib/gone.py", {}},
+                                                         {"lib/either.py", {"d2"}}};
+  auto changed = files_with_new_hashes(recorded, now);
+  EXPECT_EQ(changed.code,
             (std::vector<std::string>{"lib/edited.py", "lib/gone.py", "lib/unanswered.py"}));
+  EXPECT_TRUE(changed.lines_moved.empty());
+}
+
+TEST(HashChanges, TheSameCodeAtOtherLinesIsToldApartFromChangedCode) {
+  std::map<std::string, std::vector<std::string>> recorded = {{"lib/same.py", {"c1.py-11"}},
+                                                              {"lib/docstring.py", {"c2.py-22"}},
+                                                              {"lib/code.py", {"c3.py-33"}}};
+  std::map<std::string, std::vector<std::string>> now = {{"lib/same.py", {"c1", "py-11"}},
+                                                         {"lib/docstring.py", {"c9", "py-22"}},
+                                                         {"lib/code.py", {"c8", "py-99"}}};
+  auto changed = files_with_new_hashes(recorded, now);
+  EXPECT_EQ(changed.code, std::vector<std::string>{"lib/code.py"});
+  EXPECT_EQ(changed.lines_moved, std::vector<std::string>{"lib/docstring.py"});
 }
 
 }  // namespace
