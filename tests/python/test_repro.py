@@ -22,7 +22,7 @@ import pytest
 import torch
 from capmap.cases import Case
 from capmap.deferred import deferred
-from capmap.repro.script import choose_target
+from capmap.repro.target import choose_target
 from capmap_testing import PYTHON_DIR, python_env, query, records, run_capmap
 
 REPRO_CASES = Path(__file__).resolve().parent / "registries" / "repro_cases.py"
@@ -414,7 +414,7 @@ def test_a_function_under_a_shadowed_submodule_is_reached_by_its_module(
     monkeypatch.syspath_prepend(str(tmp_path))
     import importlib
 
-    from capmap.repro.script import _expression
+    from capmap.repro.target import _expression
 
     target = importlib.import_module("shadowpkg.accuracy").binary_accuracy
     expression, imports = _expression("shadowpkg.accuracy.binary_accuracy", target)
