@@ -109,7 +109,7 @@ def commands(target: str, file: Path, scratch: Path, rules_snapshot: Path) -> li
         return [
             ["merge", "--store", f, "--out", str(scratch / "s.json"), "--force"],
             ["causes", "--store", f],
-            # repro reads the store in Python (capmap.repro.cells): the case is looked up there first.
+            # repro chooses the run in C++, then reads the store in Python (capmap.repro.cells).
             ["repro", "no_such_case", "--store", f],
         ]
     if target == "cause_rules":

@@ -3,7 +3,9 @@
 // process and records whether it reproduced its record. Writing and running
 // scripts needs Python (the registry, torch), so the command runs
 // `PYTHON -m capmap.repro`; the verdicts come back on fd 3 and this side
-// stores them: in the store's `repro` table, or in the snapshot itself.
+// stores them: in the store's `repro` table, or in the snapshot itself. For a
+// store, this side chooses the run (the newest, as merge chooses it) and
+// passes its key, so the rule lives in one place.
 #include <fmt/format.h>
 
 #include <filesystem>
@@ -20,6 +22,7 @@
 #include "common/user_error.h"
 #include "diff/snapshot_file.h"
 #include "merge/repro_marks.h"
+#include "merge/run_choice.h"
 #include "merge/snapshot_json.h"
 #include "store/repro_table.h"
 
@@ -47,6 +50,17 @@ bool is_sqlite_file(const std::filesystem::path& file) {
   in.read(head, sizeof head);
   return in.gcount() == sizeof head &&
          std::string(head, sizeof head) == std::string("SQLite format 3\0", 16);
+}
+
+// The key of the store's newest run, chosen by merge's rule (choose_run). The
+// reader is closed before Python starts: it holds a read transaction.
+std::string newest_run_key(const std::filesystem::path& file) {
+  const StoreReader reader(file);
+  const std::vector<std::vector<StoredRun>> runs = {reader.runs()};
+  if (runs.front().empty()) {
+    throw UserError(fmt::format("{}: results store holds no run yet", file.string()));
+  }
+  return choose_run(runs, "", VersionFilter{}, file.string()).run->run_key;
 }
 
 // One verdict line from `python -m capmap.repro --check`.
@@ -96,6 +110,7 @@ void repro_command(const ReproCommandOptions& options, int& exit_code) {
   bool store = is_sqlite_file(source);
 
   std::vector<std::string> args = {"capmap.repro", "--store", source.string()};
+  if (store) args.insert(args.end(), {"--run-key", newest_run_key(source)});
   for (const auto& r : options.registries) {
     args.push_back("--registry");
     args.push_back(r);

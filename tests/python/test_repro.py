@@ -22,7 +22,7 @@ import pytest
 import torch
 from capmap.cases import Case
 from capmap.deferred import deferred
-from capmap.repro.script import choose_target
+from capmap.repro.target import choose_target
 from capmap_testing import PYTHON_DIR, python_env, query, records, run_capmap
 
 REPRO_CASES = Path(__file__).resolve().parent / "registries" / "repro_cases.py"
@@ -375,6 +375,46 @@ def test_repro_into_a_folder_writes_each_failing_path(
     assert (tmp_path / "new" / "cummax.onnx.py").is_file()
 
 
+def _copy_run(db: sqlite3.Connection, old: str, new: str, created: str) -> None:
+    """Every row of run `old`, again under the run key `new`, the run made at `created`."""
+    db.execute("INSERT INTO runs SELECT ?, info, ? FROM runs WHERE run_key=?", (new, created, old))
+    tables = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")]
+    for table in tables:
+        columns = [c[1] for c in db.execute(f"PRAGMA table_info({table})")]
+        if table == "runs" or "run_key" not in columns:
+            continue
+        picked = ", ".join("?" if c == "run_key" else c for c in columns)
+        db.execute(f"INSERT INTO {table} SELECT {picked} FROM {table} WHERE run_key=?", (new, old))
+
+
+def test_repro_reads_the_run_merge_reads(survey: Survey, capmap_bin: Path, tmp_path: Path) -> None:
+    # The newest run is the newest by its time, then by its key: its key sorts before the survey's,
+    # and a run of the same time with a smaller key loses the tie.
+    store = tmp_path / "results.db"
+    with sqlite3.connect(survey.store) as source, sqlite3.connect(store) as db:
+        source.backup(db)
+        ((old,),) = db.execute("SELECT run_key FROM runs").fetchall()
+        _copy_run(db, old, "0-newest", "2999-01-01T00:00:00Z")
+        _copy_run(db, old, "0-as-new-smaller-key", "2999-01-01T00:00:00Z")
+    merged = run_capmap(capmap_bin, "merge", "--store", store, "--out", tmp_path / "snapshot.json")
+    assert merged.returncode == 0, merged.stderr
+    assert json.loads((tmp_path / "snapshot.json").read_text())["header"]["run_key"] == "0-newest"
+    # `capmap repro` passes the key it chose; `python -m capmap.repro` on its own chooses by the same rule.
+    chosen = run_capmap(capmap_bin, "repro", "cummax", "--store", store, "-o", tmp_path / "c.py")
+    assert chosen.returncode == 0, chosen.stderr
+    alone = subprocess.run(
+        [sys.executable, "-m", "capmap.repro", "cummax", "--store", str(store), "-o", str(tmp_path / "p.py")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=python_env(),
+        check=False,
+    )
+    assert alone.returncode == 0, alone.stderr
+    for script in ("c.py", "p.py"):
+        assert "(run key 0-newest;" in (tmp_path / script).read_text(), script
+
+
 @pytest.mark.parametrize(
     ("args", "problem"),
     [
@@ -414,7 +454,7 @@ def test_a_function_under_a_shadowed_submodule_is_reached_by_its_module(
     monkeypatch.syspath_prepend(str(tmp_path))
     import importlib
 
-    from capmap.repro.script import _expression
+    from capmap.repro.target import _expression
 
     target = importlib.import_module("shadowpkg.accuracy").binary_accuracy
     expression, imports = _expression("shadowpkg.accuracy.binary_accuracy", target)

@@ -121,6 +121,9 @@ def open_store(file: Path) -> sqlite3.Connection:
 
 def run_info(db: sqlite3.Connection, file: Path, run_key: str = "") -> RunInfo:
     """The run `run_key` (default: the newest) of an open store."""
+    # `capmap repro` and `capmap run --repro` pass the key. The default serves the module run on
+    # its own: the newest by (created, run_key), the rule of choose_run in
+    # src/merge/run_choice.cc, which is the reference; test_repro.py checks that both pick one run.
     runs = db.execute("SELECT run_key, info, created FROM runs ORDER BY created, run_key").fetchall()
     if run_key:
         runs = [r for r in runs if r[0] == run_key]
