@@ -10,7 +10,7 @@
 #include "common/snapshot_fields.h"
 #include "common/user_error.h"
 #include "diff/kornia_survey_file.h"
-#include "run/run_selection.h"
+#include "selection/run_selection.h"
 
 namespace capmap {
 

@@ -20,8 +20,7 @@
 #include "merge/run_choice.h"
 #include "merge/snapshot_json.h"
 #include "merge/store_reader.h"
-#include "run/change_selection.h"
-#include "run/run_selection.h"
+#include "selection/run_selection.h"
 #include "store/run_difference.h"
 
 namespace capmap {

@@ -10,7 +10,7 @@
 #include "common/path_info.h"
 #include "common/user_error.h"
 #include "render/page_text.h"
-#include "run/run_selection.h"
+#include "selection/run_selection.h"
 
 namespace capmap {
 namespace {

@@ -1,4 +1,4 @@
-#include "run/run_selection.h"
+#include "selection/run_selection.h"
 
 #include <gtest/gtest.h>
 

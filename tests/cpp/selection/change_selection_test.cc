@@ -1,6 +1,8 @@
-#include "run/change_selection.h"
+#include "selection/change_selection.h"
 
 #include <gtest/gtest.h>
+
+#include "store/run_difference.h"
 
 namespace capmap {
 namespace {

@@ -1,14 +1,12 @@
-#include "run/change_selection.h"
+#include "selection/change_selection.h"
 
-#include <fcntl.h>
 #include <fmt/format.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <map>
 
+#include "common/child_process.h"
 #include "common/user_error.h"
 #include "store/run_difference.h"
 
@@ -16,35 +14,6 @@ namespace capmap {
 namespace {
 
 using nlohmann::json;
-
-// stdout of a command (no shell), and its exit status; stderr is dropped.
-std::pair<std::string, int> capture(const std::vector<std::string>& argv) {
-  int out[2];
-  if (pipe(out) != 0) throw UserError("cannot create a pipe to run git");
-  pid_t pid = fork();
-  if (pid < 0) throw UserError("cannot start git");
-  if (pid == 0) {
-    dup2(out[1], STDOUT_FILENO);
-    int null = open("/dev/null", O_WRONLY);
-    if (null >= 0) dup2(null, STDERR_FILENO);
-    close(out[0]);
-    close(out[1]);
-    std::vector<char*> args;
-    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
-    execvp(args[0], args.data());
-    _exit(127);
-  }
-  close(out[1]);
-  std::string text;
-  char buffer[65536];
-  ssize_t n;
-  while ((n = read(out[0], buffer, sizeof buffer)) > 0) text.append(buffer, static_cast<size_t>(n));
-  close(out[0]);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  return {text, WIFEXITED(status) ? WEXITSTATUS(status) : 128};
-}
 
 std::string location_file(const json& c) {
   std::string where = c.value("where", "");
@@ -86,16 +55,6 @@ bool names_file(const std::string& changed, const std::string& recorded) {
   if (changed == recorded) return true;
   return changed.size() > recorded.size() && changed.ends_with(recorded) &&
          changed[changed.size() - recorded.size() - 1] == '/';
-}
-
-std::string version_difference(const json& a, const json& b) {
-  // The package version moves every file at once (a release installed from an index,
-  // where no --changed can name them); the revision moves with every edit.
-  std::string out;
-  for (const auto& change : environment_differences(a, b, kReleaseLibraryFields)) {
-    out += (out.empty() ? "" : ", ") + change;
-  }
-  return out;
 }
 
 ChangeSelection select_changed_cases(const std::vector<json>& cases, const json* known,
@@ -146,13 +105,16 @@ ChangeSelection select_changed_cases(const std::vector<json>& cases, const json*
 }
 
 std::vector<std::string> files_changed_since(const std::string& rev) {
-  auto [top, top_status] = capture({"git", "rev-parse", "--show-toplevel"});
+  int top_status = 0;
+  std::string top = run_and_capture({"git", "rev-parse", "--show-toplevel"}, top_status, true);
   if (top_status != 0) {
     throw UserError(
         fmt::format("--changed-since {}: the current folder is not in a git checkout", rev));
   }
   while (!top.empty() && (top.back() == '\n' || top.back() == '\r')) top.pop_back();
-  auto [listing, status] = capture({"git", "diff", "--name-only", "-z", rev, "--"});
+  int status = 0;
+  const std::string listing =
+      run_and_capture({"git", "diff", "--name-only", "-z", rev, "--"}, status, true);
   if (status != 0) {
     throw UserError(
         fmt::format("--changed-since {}: git diff failed (exit {}): not a revision "

@@ -1,4 +1,4 @@
-#include "run/case_selection.h"
+#include "selection/case_selection.h"
 
 #include <gtest/gtest.h>
 

@@ -36,10 +36,6 @@ bool names_file(const std::string& changed, const std::string& recorded);
 // naming REV when git fails.
 std::vector<std::string> files_changed_since(const std::string& rev);
 
-// "torch 2.12.0 vs 2.13.0": what separates two runs (library name and package
-// version, versions, settings) apart from the library revision, or empty.
-std::string version_difference(const nlohmann::json& a, const nlohmann::json& b);
-
 // One line for stderr: "12 of 1371 cases selected by the change (3 run a changed file, ...)".
 std::string describe_change_selection(const ChangeSelection& selection);
 

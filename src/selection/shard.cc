@@ -1,4 +1,4 @@
-#include "run/shard.h"
+#include "selection/shard.h"
 
 #include <fmt/format.h>
 

@@ -1,11 +1,11 @@
-#include "run/hash_changes.h"
+#include "selection/hash_changes.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 
+#include "common/child_process.h"
 #include "common/user_error.h"
-#include "run/process_control.h"
 
 namespace capmap {
 

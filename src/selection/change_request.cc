@@ -1,12 +1,12 @@
-#include "run/change_request.h"
+#include "selection/change_request.h"
 
 #include <fmt/format.h>
 
 #include <cstdio>
 #include <filesystem>
 
-#include "run/change_selection.h"
-#include "run/hash_changes.h"
+#include "selection/change_selection.h"
+#include "selection/hash_changes.h"
 
 namespace capmap {
 namespace {

@@ -1,4 +1,4 @@
-#include "run/hash_changes.h"
+#include "selection/hash_changes.h"
 
 #include <gtest/gtest.h>
 

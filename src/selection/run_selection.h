@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "run/shard.h"
+#include "selection/shard.h"
 
 namespace capmap {
 

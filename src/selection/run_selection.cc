@@ -1,4 +1,4 @@
-#include "run/run_selection.h"
+#include "selection/run_selection.h"
 
 #include <fmt/format.h>
 
@@ -7,7 +7,7 @@
 #include <set>
 
 #include "common/user_error.h"
-#include "run/case_selection.h"
+#include "selection/case_selection.h"
 
 namespace capmap {
 namespace {
