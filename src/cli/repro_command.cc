@@ -18,9 +18,9 @@
 #include "cli/python_module.h"
 #include "common/atomic_file.h"
 #include "common/user_error.h"
-#include "diff/snapshot_file.h"
 #include "merge/repro_marks.h"
-#include "merge/snapshot_json.h"
+#include "snapshot/snapshot_file.h"
+#include "snapshot/snapshot_json.h"
 #include "store/repro_table.h"
 
 namespace capmap {

@@ -18,9 +18,9 @@
 #include "merge/path_causes.h"
 #include "merge/repro_marks.h"
 #include "merge/run_choice.h"
-#include "merge/snapshot_json.h"
 #include "merge/store_reader.h"
 #include "selection/run_selection.h"
+#include "snapshot/snapshot_json.h"
 #include "store/run_difference.h"
 
 namespace capmap {

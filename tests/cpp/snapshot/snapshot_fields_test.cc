@@ -1,4 +1,4 @@
-#include "common/snapshot_fields.h"
+#include "snapshot/snapshot_fields.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "diff/kornia_survey_file.h"
+#include "snapshot/kornia_survey_file.h"
 
 #include <fmt/format.h>
 

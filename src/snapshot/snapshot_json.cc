@@ -1,4 +1,4 @@
-#include "merge/snapshot_json.h"
+#include "snapshot/snapshot_json.h"
 
 #include <fmt/format.h>
 

@@ -13,7 +13,7 @@ namespace capmap {
 nlohmann::json load_snapshot(const std::filesystem::path& file);
 
 // A snapshot, or a file in Kornia's export_support.json layout read as one
-// (see diff/kornia_survey_file.h): either side of `capmap diff`.
+// (see snapshot/kornia_survey_file.h): either side of `capmap diff`.
 nlohmann::json load_snapshot_or_kornia_survey(const std::filesystem::path& file);
 
 // The same checks on a document already in memory; NAME stands for the file in messages.

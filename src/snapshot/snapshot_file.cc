@@ -1,4 +1,4 @@
-#include "diff/snapshot_file.h"
+#include "snapshot/snapshot_file.h"
 
 #include <fmt/format.h>
 
@@ -7,10 +7,10 @@
 
 #include "common/atomic_file.h"
 #include "common/json_document.h"
-#include "common/snapshot_fields.h"
 #include "common/user_error.h"
-#include "diff/kornia_survey_file.h"
 #include "selection/run_selection.h"
+#include "snapshot/kornia_survey_file.h"
+#include "snapshot/snapshot_fields.h"
 
 namespace capmap {
 
