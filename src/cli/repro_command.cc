@@ -76,8 +76,7 @@ void mark_snapshot(const std::filesystem::path& file, const std::vector<ReproRes
     for (auto& [path, record] : entry["paths"].items()) {
       auto it = by_cell.find({name, path});
       if (it == by_cell.end() || !record.is_object()) continue;
-      add_repro_fields(record,
-                       {"", it->second->reproduced, it->second->outcome, it->second->script});
+      add_repro_fields(record, *it->second);
     }
   }
   write_file_atomically(file, snapshot_text(snapshot));

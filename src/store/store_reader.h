@@ -1,18 +1,18 @@
 #pragma once
-// Read-only view of a results store (SQLite file written by `capmap run`).
-// merge never writes to a store, so a refused merge cannot damage one.
-#include <sqlite3.h>
-
+// Read-only view of a results store (the SQLite file `capmap run` writes), as
+// merge and `capmap causes` read it: plain structs, no SQL outside the store.
+// It never writes, so a refused merge cannot damage a store.
 #include <filesystem>
 #include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
-#include <utility>
 #include <vector>
 
-#include "merge/repro_marks.h"
+#include "store/repro_table.h"
+#include "store/result_store.h"
+#include "store/sqlite_database.h"
 
 namespace capmap {
 
@@ -37,7 +37,7 @@ struct StoredSelection {
   long long cases = 0;
 };
 
-// One row of the records table as merge reads it (not the store's own StoredRecord:
+// One row of the records table as merge reads it (not ResultStore's StoredRecord:
 // two classes of one name in one program break the one-definition rule).
 struct RecordRow {
   std::string case_name;
@@ -50,30 +50,27 @@ class StoreReader {
  public:
   // Throws UserError naming the file when it is missing or not a capmap store.
   explicit StoreReader(const std::filesystem::path& file);
-  ~StoreReader();
-  StoreReader(const StoreReader&) = delete;
-  StoreReader& operator=(const StoreReader&) = delete;
 
   const std::filesystem::path& file() const { return file_; }
-  std::vector<StoredRun> runs() const;
-  std::vector<nlohmann::json> cases(const std::string& run_key) const;
-  std::vector<nlohmann::json> excludes(const std::string& run_key) const;
-  std::vector<StoredShard> shards(const std::string& run_key) const;
+  std::vector<StoredRun> runs();
+  std::vector<nlohmann::json> cases(const std::string& run_key);
+  std::vector<nlohmann::json> excludes(const std::string& run_key);
+  std::vector<StoredShard> shards(const std::string& run_key);
   // nullopt when the store predates the `selections` table.
-  std::optional<std::vector<StoredSelection>> selections(const std::string& run_key) const;
+  std::optional<std::vector<StoredSelection>> selections(const std::string& run_key);
   // `capmap repro --check` verdicts of one run key by (case, path); empty when
   // the store has no `repro` table (never checked).
-  std::map<std::pair<std::string, std::string>, ReproMark> repro(const std::string& run_key) const;
+  std::map<CasePath, ReproResult> repro_checks(const std::string& run_key);
   // Streams the records of one run key, ordered by case name then path.
-  void for_each_record(const std::string& run_key,
-                       const std::function<void(RecordRow&&)>& visit) const;
+  void for_each_record(const std::string& run_key, const std::function<void(RecordRow&&)>& visit);
 
  private:
+  bool has_table(const char* name);
   std::vector<nlohmann::json> json_column(const char* sql, const std::string& run_key,
-                                          const char* what) const;
+                                          const char* what);
 
   std::filesystem::path file_;
-  sqlite3* db_ = nullptr;
+  SqliteDatabase db_;
 };
 
 }  // namespace capmap
