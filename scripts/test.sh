@@ -14,6 +14,8 @@ $PY -m ruff check python tests bench scripts
 $PY -m ruff format --check python tests bench scripts
 $PY -m mypy
 clang-format --dry-run --Werror src/*.cc src/*/*.cc src/*/*.h tests/cpp/*/*.cc tests/cpp/*/*.h
+# The rooms of src/ include and link only the rooms below them (docs/DESIGN.md, "Layout").
+$PY scripts/include_graph.py
 export CAPMAP_BIN="$PWD/build/tests/capmap"
 export PYTHONPATH="$PWD/python${PYTHONPATH:+:$PYTHONPATH}"
 $PY -m pytest -q -p no:cacheprovider "$@"
