@@ -2,7 +2,7 @@
 
     PYTHONPATH=python python bench/docs_change.py [--bin build/main/capmap]
         [--commits ../shared/data/kornia-commits.tsv] [--baseline surveys/kornia/snapshot.json]
-        [--kind docs] [--jobs 2] [--run N]
+        [--kind docs] [--jobs 2] [--run COMMIT...] [--replay replay.tsv]
 
 The stream of Kornia's commits lists each commit's files, not its content. For the commits whose
 subject says they are documentation (`docs(...)`, `docs:`), this bench makes such a change for
@@ -12,8 +12,8 @@ It checks that the edit leaves each file's code hash (`file_trace.source_code_ha
 then prints, side by side:
 - `capmap list --changed FILES`: every case that runs one of the files (what a file list gives);
 - `capmap list --changed-since HEAD`: the cases whose published results cite a line of the files.
-With `--run N`, the N commits of largest file-level selection run `--changed-since HEAD` for real
-(cold compiler cache) and the wall is printed. Whether a commit of the stream touched docstrings
+With `--run COMMIT...`, those commits' edits run `--changed-since HEAD` for real (cold compiler
+cache, fresh store) and the wall is printed. Whether a commit of the stream touched docstrings
 only is not known from its subject: the figures say what such a change costs, not what each
 commit did.
 """
@@ -120,7 +120,7 @@ def what_if(replay: Path, by_code: dict[str, float], jobs: int) -> None:
 def main() -> None:
     parser = stream_parser(__doc__)
     parser.add_argument("--kind", default="docs", help="the conventional-commit type of the subjects to take")
-    parser.add_argument("--run", type=int, default=0, help="run this many of the largest for real")
+    parser.add_argument("--run", nargs="*", default=[], metavar="COMMIT", help="run these commits for real")
     parser.add_argument(
         "--replay",
         type=Path,
@@ -158,7 +158,7 @@ def main() -> None:
             results.append([change, len(edited), *by_file, *by_code, wall, subject[:60]])
             subprocess.run(["git", "-C", str(library), "checkout", "-q", "--", "."], check=True)
 
-        for row in sorted(results, key=lambda r: -r[3])[: args.run]:
+        for row in [r for r in results if r[0] in args.run]:
             change = row[0]
             files = next(f for c, f, _ in rows if c == change)
             for file in files:

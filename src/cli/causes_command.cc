@@ -6,11 +6,11 @@
 
 #include "cli/commands.h"
 #include "common/user_error.h"
-#include "diff/snapshot_file.h"
 #include "merge/cause_rules.h"
 #include "merge/cause_summary.h"
 #include "merge/merge.h"
 #include "merge/path_causes.h"
+#include "snapshot/snapshot_file.h"
 
 namespace capmap {
 namespace {

@@ -6,7 +6,7 @@
 #include "cli/junit_output.h"
 #include "diff/diff_report.h"
 #include "diff/snapshot_diff.h"
-#include "diff/snapshot_file.h"
+#include "snapshot/snapshot_file.h"
 
 namespace capmap {
 namespace {

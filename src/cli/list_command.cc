@@ -12,21 +12,21 @@
 #include <vector>
 
 #include "cli/commands.h"
+#include "common/child_process.h"
 #include "common/user_error.h"
 #include "merge/baseline.h"
 #include "merge/merge.h"
-#include "run/case_selection.h"
 #include "run/change_replay.h"
-#include "run/change_request.h"
-#include "run/change_selection.h"
 #include "run/known_durations.h"
 #include "run/longest_first.h"
 #include "run/predicted_wall.h"
-#include "run/process_control.h"
 #include "run/python_locator.h"
 #include "run/run_paths.h"
 #include "run/shard_split.h"
 #include "run/worker_event.h"
+#include "selection/case_selection.h"
+#include "selection/change_request.h"
+#include "selection/change_selection.h"
 
 namespace capmap {
 

@@ -7,13 +7,13 @@
 #include "cli/commands.h"
 #include "common/atomic_file.h"
 #include "common/json_document.h"
-#include "common/snapshot_fields.h"
 #include "common/user_error.h"
 #include "diff/diff_report.h"
 #include "diff/snapshot_diff.h"
-#include "diff/snapshot_file.h"
 #include "merge/cause_rules.h"
 #include "render/render.h"
+#include "snapshot/snapshot_fields.h"
+#include "snapshot/snapshot_file.h"
 
 namespace capmap {
 namespace {

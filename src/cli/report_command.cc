@@ -4,7 +4,7 @@
 
 #include "cli/commands.h"
 #include "cli/junit_output.h"
-#include "diff/snapshot_file.h"
+#include "snapshot/snapshot_file.h"
 
 namespace capmap {
 namespace {

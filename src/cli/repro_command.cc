@@ -20,10 +20,10 @@
 #include "cli/python_module.h"
 #include "common/atomic_file.h"
 #include "common/user_error.h"
-#include "diff/snapshot_file.h"
 #include "merge/repro_marks.h"
 #include "merge/run_choice.h"
-#include "merge/snapshot_json.h"
+#include "snapshot/snapshot_file.h"
+#include "snapshot/snapshot_json.h"
 #include "store/repro_table.h"
 
 namespace capmap {
@@ -55,7 +55,7 @@ bool is_sqlite_file(const std::filesystem::path& file) {
 // The key of the store's newest run, chosen by merge's rule (choose_run). The
 // reader is closed before Python starts: it holds a read transaction.
 std::string newest_run_key(const std::filesystem::path& file) {
-  const StoreReader reader(file);
+  StoreReader reader(file);
   const std::vector<std::vector<StoredRun>> runs = {reader.runs()};
   if (runs.front().empty()) {
     throw UserError(fmt::format("{}: results store holds no run yet", file.string()));
@@ -90,8 +90,7 @@ void mark_snapshot(const std::filesystem::path& file, const std::vector<ReproRes
     for (auto& [path, record] : entry["paths"].items()) {
       auto it = by_cell.find({name, path});
       if (it == by_cell.end() || !record.is_object()) continue;
-      add_repro_fields(record,
-                       {"", it->second->reproduced, it->second->outcome, it->second->script});
+      add_repro_fields(record, *it->second);
     }
   }
   write_file_atomically(file, snapshot_text(snapshot));

@@ -210,7 +210,7 @@ std::string by_path_line(const SnapshotDiff& diff) {
 }
 
 // Pipes would end a Markdown table cell; newlines would end the row.
-std::string cell(std::string text) {
+std::string cell(const std::string& text) {
   std::string out;
   for (char ch : text) {
     if (ch == '|') {

@@ -11,7 +11,7 @@
 #include "diff/case_identity.h"
 #include "diff/case_pairing.h"
 #include "render/url_templates.h"
-#include "run/run_selection.h"
+#include "selection/run_selection.h"
 
 namespace capmap {
 namespace {

@@ -12,7 +12,7 @@ namespace {
 std::string cell_text(const std::optional<VersionCell>& cell) { return cell ? cell->status : "—"; }
 
 // Markdown table cells: a pipe would end the cell.
-std::string md(std::string text) {
+std::string md(const std::string& text) {
   std::string out;
   for (char c : text) {
     if (c == '|')

@@ -6,8 +6,8 @@
 #include <sstream>
 
 #include "common/user_error.h"
-#include "diff/kornia_survey_file.h"
-#include "diff/snapshot_file.h"
+#include "snapshot/kornia_survey_file.h"
+#include "snapshot/snapshot_file.h"
 
 namespace capmap {
 namespace {

@@ -23,7 +23,7 @@ struct VersionColumn {
   bool sample = false;      // a selection of the registry, not all of it
   std::size_t cases = 0;
   std::size_t registry_cases = 0;
-  nlohmann::json snapshot;  // the file as a snapshot (diff/snapshot_file.h)
+  nlohmann::json snapshot;  // the file as a snapshot (snapshot/snapshot_file.h)
   // case name → path → cell; Kornia's file under the names of the capmap case
   // each of its cases pairs with (version_matrix.h).
   std::map<std::string, std::map<std::string, VersionCell>> cells;

@@ -4,8 +4,8 @@
 
 #include "common/atomic_file.h"
 #include "common/json_document.h"
-#include "common/snapshot_fields.h"
 #include "common/user_error.h"
+#include "snapshot/snapshot_fields.h"
 
 namespace capmap {
 

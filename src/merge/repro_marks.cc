@@ -2,10 +2,10 @@
 
 namespace capmap {
 
-void add_repro_fields(nlohmann::json& path, const ReproMark& mark) {
-  path["reproduced"] = mark.reproduced;
-  path["repro_outcome"] = mark.outcome;
-  path["repro_script"] = mark.script;
+void add_repro_fields(nlohmann::json& path, const ReproResult& check) {
+  path["reproduced"] = check.reproduced;
+  path["repro_outcome"] = check.outcome;
+  path["repro_script"] = check.script;
 }
 
 }  // namespace capmap

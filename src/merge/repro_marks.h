@@ -1,19 +1,14 @@
 #pragma once
-// The verdict of `capmap repro --check` on one case × path, and how a snapshot
-// path carries it (`reproduced`, `repro_outcome`, `repro_script`).
+// How a snapshot path carries the verdict of `capmap repro --check` on its
+// case × path (`reproduced`, `repro_outcome`, `repro_script`): merge copies it
+// from the store's `repro` table, `capmap repro --check SNAPSHOT` writes it in.
 #include <nlohmann/json.hpp>
-#include <string>
+
+#include "store/repro_table.h"
 
 namespace capmap {
 
-struct ReproMark {
-  std::string record_created;  // the checked record's `created`; empty for a snapshot
-  bool reproduced = false;
-  std::string outcome;
-  std::string script;
-};
-
-// Adds the mark's fields to a snapshot path (a RECORD object).
-void add_repro_fields(nlohmann::json& path, const ReproMark& mark);
+// Adds the check's fields to a snapshot path (a RECORD object).
+void add_repro_fields(nlohmann::json& path, const ReproResult& check);
 
 }  // namespace capmap

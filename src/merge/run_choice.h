@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "merge/store_reader.h"
 #include "merge/version_filter.h"
+#include "store/store_reader.h"
 
 namespace capmap {
 

@@ -1,285 +1,20 @@
 #include "render/page_model.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
+#include <map>
 #include <set>
-#include <string_view>
+#include <string>
+#include <tuple>
 #include <utility>
 
-#include "common/path_info.h"
 #include "common/user_error.h"
+#include "render/page_rows.h"
 #include "render/page_text.h"
-#include "run/run_selection.h"
 
 namespace capmap {
 namespace {
 
 using nlohmann::json;
-
-// A string field; absent or null reads as empty, anything else is a contract error.
-std::string text_field(const json& object, const char* key, const std::string& where) {
-  auto it = object.find(key);
-  if (it == object.end() || it->is_null()) return {};
-  if (it->is_string()) return it->get<std::string>();
-  if (it->is_number() || it->is_boolean()) return it->dump();
-  throw UserError(where + ": field '" + key + "' should be a string");
-}
-
-// Labels as the path's plug-in gave them (header `path_info`), else the
-// built-in ones of the first four paths, else the name.
-PagePath page_path(const std::vector<PathInfo>& described, const std::string& id) {
-  PathInfo info = describe_path(described, id);
-  return {id, info.label, info.short_label, info.description};
-}
-
-// "kornia/geometry/foo.py:123 in fn" -> {"kornia/geometry/foo.py", "123"}.
-std::pair<std::string, std::string> split_frame(std::string_view frame) {
-  auto in = frame.find(" in ");
-  if (in != std::string_view::npos) frame = frame.substr(0, in);
-  auto colon = frame.rfind(':');
-  if (colon == std::string_view::npos) return {std::string(frame), ""};
-  std::string_view line = frame.substr(colon + 1);
-  bool digits = !line.empty() &&
-                std::all_of(line.begin(), line.end(), [](char c) { return c >= '0' && c <= '9'; });
-  if (!digits) return {std::string(frame), ""};
-  return {std::string(frame.substr(0, colon)), std::string(line)};
-}
-
-// The innermost library frame: tracebacks list frames outermost first.
-std::string innermost_frame(const json& record) {
-  auto it = record.find("frames");
-  if (it == record.end() || !it->is_array() || it->empty()) return {};
-  const json& last = it->back();
-  return last.is_string() ? last.get<std::string>() : std::string();
-}
-
-PageHeader read_header(const json& header) {
-  const std::string where = "snapshot header";
-  PageHeader h;
-  if (auto lib = header.find("library"); lib != header.end() && lib->is_object()) {
-    h.library_name = text_field(*lib, "name", where + ".library");
-    h.library_version = text_field(*lib, "version", where + ".library");
-    h.revision = text_field(*lib, "revision", where + ".library");
-  }
-  if (auto versions = header.find("versions"); versions != header.end() && versions->is_object()) {
-    // torch first (the version readers look for), Python last, the packages the capture paths
-    // declared (the run key's versions) between them in name order.
-    auto rank = [](const std::string& name) {
-      return name == "torch" ? 0 : name == "python" ? 2 : 1;
-    };
-    for (const auto& [name, value] : versions->items()) {
-      h.versions.emplace_back(name, value.is_string() ? value.get<std::string>() : value.dump());
-    }
-    std::stable_sort(h.versions.begin(), h.versions.end(),
-                     [&](const auto& a, const auto& b) { return rank(a.first) < rank(b.first); });
-  }
-  h.device = text_field(header, "device", where);
-  h.cpu = text_field(header, "cpu", where);
-  h.generated_at = text_field(header, "generated_at", where);
-  h.run_key = text_field(header, "run_key", where);
-  h.tool = text_field(header, "tool", where);
-  if (auto c = header.find("complete"); c != header.end() && c->is_boolean()) h.complete = *c;
-  if (auto m = header.find("missing"); m != header.end() && m->is_number_integer()) h.missing = *m;
-  if (auto e = header.find("excludes"); e != header.end() && e->is_array()) h.excluded = e->size();
-  if (auto cov = header.find("coverage"); cov != header.end() && cov->is_object()) {
-    if (auto p = cov->find("percent"); p != cov->end() && p->is_number()) {
-      h.coverage_percent = p->get<double>();
-    }
-    if (auto c = cov->find("covered"); c != cov->end() && c->is_number_integer()) {
-      h.coverage_covered = *c;
-    }
-    if (auto t = cov->find("total"); t != cov->end() && t->is_number_integer()) {
-      h.coverage_total = *t;
-    }
-  }
-  if (auto selection = selection_from_json(header, where)) {
-    h.selection = describe_selection(*selection);
-    h.selection_partial =
-        !selects_whole_registry(*selection) || selection->cases < selection->registry_cases;
-  }
-  return h;
-}
-
-std::vector<PagePath> read_paths(const json& header) {
-  std::vector<PagePath> paths;
-  std::vector<PathInfo> described;
-  if (auto info = header.find("path_info"); info != header.end()) {
-    described = read_path_infos(*info, "snapshot header 'path_info'");
-  }
-  auto it = header.find("paths");
-  if (it == header.end() || !it->is_array()) {
-    for (const char* id : {"onnx", "export", "compile"}) paths.push_back(page_path(described, id));
-    return paths;
-  }
-  for (const json& p : *it) {
-    if (!p.is_string()) throw UserError("snapshot header: 'paths' should list path names");
-    if (describe_path(described, p.get<std::string>()).reference) continue;
-    paths.push_back(page_path(described, p.get<std::string>()));
-  }
-  return paths;
-}
-
-CauseKind cause_kind(const std::string& status) {
-  if (is_failure_status(status)) return CauseKind::failure;
-  if (status == "ok-breaks") return CauseKind::graph_break;
-  if (status == "n/a") return CauseKind::not_probed;
-  return CauseKind::note;
-}
-
-// The first lines of an error message, enough to recognise it.
-std::string excerpt_of(const std::string& message) {
-  constexpr std::size_t kLines = 6, kChars = 600;
-  std::size_t end = 0, lines = 0;
-  while (end < message.size() && end < kChars && lines < kLines) {
-    std::size_t nl = message.find('\n', end);
-    end = nl == std::string::npos ? message.size() : nl + 1;
-    ++lines;
-  }
-  std::string out = message.substr(0, std::min(end, kChars));
-  while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
-  if (out.size() < message.size()) out += " …";
-  return out;
-}
-
-double number_field(const json& object, const char* key) {
-  auto it = object.find(key);
-  return it != object.end() && it->is_number() ? it->get<double>() : -1.0;
-}
-
-// "max |difference| 1.05e-03 against atol 2e-04 + rtol 1e-03 × |eager|; 7 values beyond".
-std::string measured_text(const json& record, const json& c) {
-  double diff = number_field(record, "max_abs_diff");
-  double atol = number_field(c, "atol"), rtol = number_field(c, "rtol");
-  if (diff < 0 && atol < 0) return {};
-  std::string out;
-  if (diff >= 0) out = fmt::format("largest difference from eager {:.3g}", diff);
-  if (atol >= 0 || rtol >= 0) {
-    if (!out.empty()) out += " against ";
-    out += fmt::format("tolerance atol {:.3g} + rtol {:.3g} × |eager|", std::max(atol, 0.0),
-                       std::max(rtol, 0.0));
-  }
-  if (auto n = record.find("mismatched"); n != record.end() && n->is_number_integer()) {
-    out += fmt::format("; {} values beyond it", n->get<long long>());
-  }
-  if (auto what = record.find("check_failed"); what != record.end() && what->is_string()) {
-    out += " (" + what->get<std::string>() + " check)";
-  }
-  return out;
-}
-
-// Paths that failed for the same cause at the same place share one line.
-std::vector<CauseLine> read_causes(const json& c, const json& case_paths,
-                                   const std::vector<PagePath>& paths,
-                                   const std::vector<std::string>& statuses,
-                                   const std::string& revision, const UrlTemplates& urls,
-                                   const std::string& where) {
-  std::vector<CauseLine> lines;
-  for (std::size_t i = 0; i < paths.size(); ++i) {
-    const std::string& status = statuses[i];
-    if (status == "ok" || status == "ok-unverified") continue;
-    auto it = case_paths.find(paths[i].id);
-    if (it == case_paths.end()) continue;
-    const std::string path_where = where + " path " + paths[i].id;
-    std::string text = text_field(*it, "cause", path_where);
-    std::string category = text_field(*it, "category", path_where);
-    if (text.empty()) {
-      if (!is_failure_status(status)) continue;
-      text = status;
-    }
-    if (category.empty()) category = "unclassified";
-    std::string frame = innermost_frame(*it);
-    auto [file, line] = split_frame(frame);
-    std::string location =
-        frame.empty() ? std::string() : (line.empty() ? file : file + ":" + line);
-    CauseKind kind = cause_kind(status);
-    auto same = std::find_if(lines.begin(), lines.end(), [&](const CauseLine& l) {
-      return l.text == text && l.location == location && l.kind == kind;
-    });
-    if (same != lines.end()) {
-      same->paths.push_back(i);
-      continue;
-    }
-    CauseLine cause{{i}, text, category, location, {}, kind, {}, {}, {}};
-    cause.remedy = text_field(*it, "remedy", path_where);
-    if (kind == CauseKind::failure) {
-      std::string message = text_field(*it, "message", path_where);
-      if (message.empty()) message = text_field(*it, "detail", path_where);
-      cause.excerpt = excerpt_of(message);
-      if (status == "mismatch") cause.measured = measured_text(*it, c);
-    }
-    if (!location.empty() && !line.empty()) {
-      cause.location_url = expand_source_url(urls.source_url, revision, file, line);
-    }
-    lines.push_back(std::move(cause));
-  }
-  return lines;
-}
-
-CaseRow read_case(const json& c, std::size_t index, const std::vector<PagePath>& paths,
-                  const std::string& revision, const UrlTemplates& urls,
-                  const std::set<std::string>& packages) {
-  if (!c.is_object()) {
-    throw UserError("snapshot case #" + std::to_string(index + 1) + ": should be an object");
-  }
-  auto name_it = c.find("name");
-  if (name_it == c.end() || !name_it->is_string() || name_it->get<std::string>().empty()) {
-    throw UserError("snapshot case #" + std::to_string(index + 1) + ": has no name");
-  }
-  CaseRow row;
-  row.name = name_it->get<std::string>();
-  const std::string where = "snapshot case '" + row.name + "'";
-  row.operator_name = text_field(c, "operator", where);
-  if (row.operator_name.empty()) row.operator_name = row.name.substr(0, row.name.find('['));
-  row.variant = text_field(c, "variant", where);
-  row.note = text_field(c, "note", where);
-  row.ref = text_field(c, "ref", where);
-  row.package = text_field(c, "package", where);
-  row.section = text_field(c, "section", where);
-  row.docs_url = expand_docs_url(urls.docs_url, row.ref);
-  row.public_name = derive_public_name(row.ref, row.operator_name, packages);
-  static const json no_paths = json::object();
-  const json* case_paths = &no_paths;
-  if (auto p = c.find("paths"); p != c.end() && !p->is_null()) {
-    if (!p->is_object()) throw UserError(where + ": 'paths' should be an object");
-    case_paths = &*p;
-  }
-  for (const PagePath& path : paths) {
-    auto it = case_paths->find(path.id);
-    if (it == case_paths->end()) {
-      row.statuses.push_back("n/a");
-      continue;
-    }
-    if (!it->is_object()) throw UserError(where + ": path '" + path.id + "' should be an object");
-    std::string status = text_field(*it, "page_status", where + " path " + path.id);
-    row.statuses.push_back(status.empty() ? "n/a" : status);
-    // Whichever path counts graph breaks (compile) gives the case's figure.
-    if (auto gb = it->find("graph_breaks"); gb != it->end() && gb->is_number_integer()) {
-      row.graph_breaks = std::max(row.graph_breaks.value_or(0), gb->get<long long>());
-    }
-    if (auto r = it->find("reproduced"); r != it->end() && r->is_boolean()) {
-      const std::string path_where = where + " path " + path.id;
-      row.repro.push_back({row.statuses.size() - 1, r->get<bool>(),
-                           text_field(*it, "repro_outcome", path_where),
-                           text_field(*it, "repro_script", path_where)});
-    }
-  }
-  row.causes = read_causes(c, *case_paths, paths, row.statuses, revision, urls, where);
-  // Every path probed the same wrapper; the eager record has the lines even when no capture
-  // path ran, so all records are read, each line once.
-  for (const auto& [path_id, record] : case_paths->items()) {
-    auto lines = record.is_object() ? record.find("flattened") : record.end();
-    if (!record.is_object() || lines == record.end() || !lines->is_array()) continue;
-    for (const json& line : *lines) {
-      if (!line.is_string()) continue;
-      const auto& text = line.get_ref<const std::string&>();
-      if (std::find(row.flattened.begin(), row.flattened.end(), text) == row.flattened.end()) {
-        row.flattened.push_back(text);
-      }
-    }
-  }
-  return row;
-}
 
 bool all_pass(const CaseRow& row) {
   return !row.statuses.empty() &&
@@ -340,6 +75,133 @@ void sort_tallies(std::vector<CauseTally>& tallies) {
   });
 }
 
+// Where each section, package and cause already sits in the model, and what the
+// page has seen so far, while the rows are added in page order.
+struct PageIndexes {
+  std::map<std::pair<std::string, std::string>, std::size_t> section;
+  std::map<std::string, std::size_t> package;
+  std::map<std::string, std::size_t> cause, graph_break, not_probed;
+  std::set<std::string> probed_operators, operators, statuses;
+};
+
+// The header and case list of a document the page can show; UserError otherwise.
+std::pair<const json*, const json*> header_and_cases(const json& snapshot) {
+  if (!snapshot.is_object()) throw UserError("snapshot: should be a JSON object");
+  auto header_it = snapshot.find("header");
+  if (header_it == snapshot.end() || !header_it->is_object()) {
+    throw UserError("snapshot: has no 'header' object");
+  }
+  auto cases_it = snapshot.find("cases");
+  if (cases_it == snapshot.end() || !cases_it->is_array()) {
+    throw UserError("snapshot: has no 'cases' list");
+  }
+  if (auto v = snapshot.find("schema_version"); v != snapshot.end() && *v != 1) {
+    throw UserError("snapshot: schema_version " + v->dump() + " is not supported (expected 1)");
+  }
+  return {&*header_it, &*cases_it};
+}
+
+// The library's packages: every folder of a file some case ran.
+std::set<std::string> library_packages(const json& cases) {
+  std::set<std::string> packages;
+  for (const json& c : cases) {
+    auto files = c.is_object() ? c.find("files") : c.end();
+    if (!c.is_object() || files == c.end() || !files->is_object()) continue;
+    for (const auto& [file, hash] : files->items()) add_package_dirs(file, packages);
+  }
+  return packages;
+}
+
+// The library's import name: the first part of the refs ("kornia").
+std::string library_root(const std::vector<CaseRow>& cases) {
+  for (const CaseRow& row : cases) {
+    if (row.public_name.module.empty()) continue;
+    return row.public_name.module.substr(0, row.public_name.module.find('.'));
+  }
+  return {};
+}
+
+// Sections and packages read alphabetically whatever order the cases came in; inside a
+// section, by operator (a method right after its class), then variant.
+std::vector<std::size_t> page_order(const std::vector<CaseRow>& cases) {
+  std::vector<std::size_t> order(cases.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::vector<std::string> sort_keys(cases.size());
+  for (std::size_t i = 0; i < sort_keys.size(); ++i) sort_keys[i] = lower(cases[i].operator_name);
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    const CaseRow &x = cases[a], &y = cases[b];
+    return std::tie(x.package, x.section, sort_keys[a], x.operator_name, x.variant, x.name) <
+           std::tie(y.package, y.section, sort_keys[b], y.operator_name, y.variant, y.name);
+  });
+  return order;
+}
+
+// Each cause, graph break reason and reason not probed counts once per case.
+void count_causes(PageModel& model, const CaseRow& row, PageIndexes& indexes) {
+  std::set<std::string> counted, counted_breaks, counted_not_probed;
+  const std::size_t paths = model.paths.size();
+  for (const CauseLine& line : row.causes) {
+    switch (line.kind) {
+      case CauseKind::failure:
+        count_cause(model.causes, indexes.cause, line, paths, counted);
+        break;
+      case CauseKind::graph_break:
+        count_cause(model.break_reasons, indexes.graph_break, line, paths, counted_breaks);
+        break;
+      case CauseKind::not_probed:
+        count_cause(model.not_probed, indexes.not_probed, line, paths, counted_not_probed);
+        break;
+      case CauseKind::note:
+        break;
+    }
+  }
+}
+
+// Row `i` joins its section and package, and every tally of the page.
+void add_to_page(PageModel& model, std::size_t i, PageIndexes& indexes) {
+  const CaseRow& row = model.cases[i];
+  auto [sec, new_section] =
+      indexes.section.emplace(std::make_pair(row.package, row.section), model.sections.size());
+  if (new_section) model.sections.push_back({row.package, row.section, {}});
+  model.sections[sec->second].cases.push_back(i);
+
+  auto [pkg, new_package] = indexes.package.emplace(row.package, model.packages.size());
+  if (new_package) model.packages.push_back({row.package, 0, {}, 0, 0});
+  PackageSummary& summary = model.packages[pkg->second];
+  ++summary.cases;
+  tally(model, row, summary.per_path);
+  tally(model, row, model.cards);
+  indexes.statuses.insert(row.statuses.begin(), row.statuses.end());
+  indexes.operators.insert(row.operator_name);
+  if (all_probed(row)) {
+    ++summary.probed_all;
+    ++model.totals.probed_all;
+  }
+  if (all_pass(row)) {
+    ++summary.all_pass;
+    ++model.all_pass;
+  }
+  if (std::any_of(row.statuses.begin(), row.statuses.end(),
+                  [](const std::string& s) { return s != "n/a"; })) {
+    indexes.probed_operators.insert(row.operator_name);
+    ++model.totals.probed_any;
+  }
+  count_causes(model, row, indexes);
+}
+
+// The statuses the page shows, in the legend's order; one the legend does not
+// know still gets its entry, after the known ones.
+std::vector<std::string> statuses_seen(const std::set<std::string>& seen) {
+  std::vector<std::string> out;
+  for (const auto& [status, meaning] : status_legend()) {
+    if (seen.count(status)) out.push_back(status);
+  }
+  for (const std::string& status : seen) {
+    if (std::find(out.begin(), out.end(), status) == out.end()) out.push_back(status);
+  }
+  return out;
+}
+
 }  // namespace
 
 bool is_pass_status(const std::string& s) {
@@ -365,120 +227,28 @@ std::string status_label(const std::string& s) {
 }
 
 PageModel build_page_model(const json& snapshot, const UrlTemplates& urls) {
-  if (!snapshot.is_object()) throw UserError("snapshot: should be a JSON object");
-  auto header_it = snapshot.find("header");
-  if (header_it == snapshot.end() || !header_it->is_object()) {
-    throw UserError("snapshot: has no 'header' object");
-  }
-  auto cases_it = snapshot.find("cases");
-  if (cases_it == snapshot.end() || !cases_it->is_array()) {
-    throw UserError("snapshot: has no 'cases' list");
-  }
-  if (auto v = snapshot.find("schema_version"); v != snapshot.end() && *v != 1) {
-    throw UserError("snapshot: schema_version " + v->dump() + " is not supported (expected 1)");
-  }
+  const auto [header, cases] = header_and_cases(snapshot);
   PageModel model;
   model.urls = urls;
-  model.header = read_header(*header_it);
-  model.paths = read_paths(*header_it);
+  model.header = read_header(*header);
+  model.paths = read_paths(*header);
   model.cards.resize(model.paths.size());
-
-  std::map<std::pair<std::string, std::string>, std::size_t> section_index;
-  std::map<std::string, std::size_t> package_index;
-  std::set<std::string> probed_operators, operators, seen;
-  std::map<std::string, std::size_t> cause_index, break_index, not_probed_index;
-  // The library's packages: every folder of a file some case ran.
-  std::set<std::string> packages;
-  for (const json& c : *cases_it) {
-    auto files = c.is_object() ? c.find("files") : c.end();
-    if (!c.is_object() || files == c.end() || !files->is_object()) continue;
-    for (const auto& [file, hash] : files->items()) add_package_dirs(file, packages);
-  }
-  for (std::size_t i = 0; i < cases_it->size(); ++i) {
+  const std::set<std::string> packages = library_packages(*cases);
+  for (std::size_t i = 0; i < cases->size(); ++i) {
     model.cases.push_back(
-        read_case((*cases_it)[i], i, model.paths, model.header.revision, urls, packages));
+        read_case((*cases)[i], i, model.paths, model.header.revision, urls, packages));
   }
-  // The library's import name: the first part of the refs ("kornia").
-  for (const CaseRow& row : model.cases) {
-    if (row.public_name.module.empty()) continue;
-    model.library_root = row.public_name.module.substr(0, row.public_name.module.find('.'));
-    break;
-  }
+  model.library_root = library_root(model.cases);
   for (CaseRow& row : model.cases) row.section = public_section(row, model.library_root);
-  std::vector<std::size_t> order(model.cases.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  // Sections and packages read alphabetically whatever order the cases came in; inside a
-  // section, by operator (a method right after its class), then variant.
-  std::vector<std::string> sort_keys(model.cases.size());
-  for (std::size_t i = 0; i < sort_keys.size(); ++i)
-    sort_keys[i] = lower(model.cases[i].operator_name);
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    const CaseRow &x = model.cases[a], &y = model.cases[b];
-    return std::tie(x.package, x.section, sort_keys[a], x.operator_name, x.variant, x.name) <
-           std::tie(y.package, y.section, sort_keys[b], y.operator_name, y.variant, y.name);
-  });
-  for (std::size_t i : order) {
-    const CaseRow& row = model.cases[i];
-    auto key = std::make_pair(row.package, row.section);
-    auto [sec, new_section] = section_index.emplace(key, model.sections.size());
-    if (new_section) model.sections.push_back({row.package, row.section, {}});
-    model.sections[sec->second].cases.push_back(i);
-
-    auto [pkg, new_package] = package_index.emplace(row.package, model.packages.size());
-    if (new_package) model.packages.push_back({row.package, 0, {}, 0, 0});
-    PackageSummary& summary = model.packages[pkg->second];
-    ++summary.cases;
-    tally(model, row, summary.per_path);
-    tally(model, row, model.cards);
-    seen.insert(row.statuses.begin(), row.statuses.end());
-    operators.insert(row.operator_name);
-    if (all_probed(row)) {
-      ++summary.probed_all;
-      ++model.totals.probed_all;
-    }
-    if (all_pass(row)) {
-      ++summary.all_pass;
-      ++model.all_pass;
-    }
-    if (std::any_of(row.statuses.begin(), row.statuses.end(),
-                    [](const std::string& s) { return s != "n/a"; })) {
-      probed_operators.insert(row.operator_name);
-      ++model.totals.probed_any;
-    }
-    std::set<std::string> counted, counted_breaks, counted_not_probed;
-    for (const CauseLine& line : row.causes) {
-      switch (line.kind) {
-        case CauseKind::failure:
-          count_cause(model.causes, cause_index, line, model.paths.size(), counted);
-          break;
-        case CauseKind::graph_break:
-          count_cause(model.break_reasons, break_index, line, model.paths.size(), counted_breaks);
-          break;
-        case CauseKind::not_probed:
-          count_cause(model.not_probed, not_probed_index, line, model.paths.size(),
-                      counted_not_probed);
-          break;
-        case CauseKind::note:
-          break;
-      }
-    }
-  }
-  model.operators_probed = probed_operators.size();
+  PageIndexes indexes;
+  for (std::size_t i : page_order(model.cases)) add_to_page(model, i, indexes);
+  model.operators_probed = indexes.probed_operators.size();
   model.totals.cases = model.cases.size();
-  model.totals.operators = operators.size();
-  model.totals.operators_probed = probed_operators.size();
+  model.totals.operators = indexes.operators.size();
+  model.totals.operators_probed = indexes.probed_operators.size();
   model.totals.public_names = model.header.coverage_total;
   model.totals.public_names_covered = model.header.coverage_covered;
-  for (const auto& [status, meaning] : status_legend()) {
-    if (seen.count(status)) model.statuses_seen.push_back(status);
-  }
-  // A status the legend does not know still gets its entry, after the known ones.
-  for (const std::string& status : seen) {
-    if (std::find(model.statuses_seen.begin(), model.statuses_seen.end(), status) ==
-        model.statuses_seen.end()) {
-      model.statuses_seen.push_back(status);
-    }
-  }
+  model.statuses_seen = statuses_seen(indexes.statuses);
   sort_tallies(model.causes);
   sort_tallies(model.break_reasons);
   sort_tallies(model.not_probed);

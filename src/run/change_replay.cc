@@ -6,10 +6,10 @@
 #include <fstream>
 
 #include "common/user_error.h"
-#include "run/change_selection.h"
 #include "run/longest_first.h"
 #include "run/predicted_wall.h"
 #include "run/shard_split.h"
+#include "selection/change_selection.h"
 
 namespace capmap {
 namespace {

@@ -39,9 +39,4 @@ std::uint64_t process_tree_rss(pid_t root);
 // "SIGSEGV" for SIGSEGV; "signal 77" for numbers without a name.
 std::string signal_name(int sig);
 
-// Runs argv to completion and returns its stdout; stderr passes through unless
-// dropped. `exit_code` receives the exit status (128 + signal when killed).
-std::string run_and_capture(const std::vector<std::string>& argv, int& exit_code,
-                            bool drop_stderr = false);
-
 }  // namespace capmap

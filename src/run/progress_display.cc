@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 
 namespace capmap {
@@ -10,7 +11,7 @@ namespace capmap {
 namespace {
 
 std::string clock_text(double seconds) {
-  auto s = static_cast<long>(seconds + 0.5);
+  long s = std::lround(seconds);
   if (s >= 3600) return fmt::format("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60);
   return fmt::format("{}:{:02}", s / 60, s % 60);
 }

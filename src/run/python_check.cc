@@ -9,8 +9,8 @@
 #include <system_error>
 #include <vector>
 
+#include "common/child_process.h"
 #include "common/user_error.h"
-#include "run/process_control.h"
 
 namespace capmap {
 namespace {

@@ -4,6 +4,7 @@
 #include <sys/resource.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 
@@ -31,7 +32,7 @@ std::string format_figures_line(const RunFigures& figures) {
   std::sort(latencies.begin(), latencies.end());
   auto quantile = [&](double q) {
     if (latencies.empty()) return 0.0;
-    size_t i = static_cast<size_t>(q * static_cast<double>(latencies.size() - 1) + 0.5);
+    auto i = static_cast<size_t>(std::lround(q * static_cast<double>(latencies.size() - 1)));
     return latencies[i] * 1000;
   };
   return fmt::format(

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "run/scheduler.h"
-#include "run/shard.h"
+#include "selection/shard.h"
 
 namespace capmap {
 

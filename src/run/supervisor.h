@@ -84,6 +84,9 @@ class Supervisor {
  private:
   using Clock = std::chrono::steady_clock;
   enum class KillReason { kNone, kTimeout, kOom };
+  // How often running tasks' memory is measured (and the poll timeout while any run).
+  static constexpr auto kRssCheckInterval = std::chrono::milliseconds(100);
+  static double seconds_since(Clock::time_point start);
 
   struct RunningTask {
     Task task;

@@ -4,7 +4,7 @@
 
 #include <string_view>
 
-#include "common/snapshot_fields.h"
+#include "snapshot/snapshot_fields.h"
 
 namespace capmap {
 

@@ -50,4 +50,14 @@ std::vector<std::string> environment_differences(const json& a, const json& b,
   return out;
 }
 
+std::string version_difference(const json& a, const json& b) {
+  // The package version moves every file at once (a release installed from an index,
+  // where no --changed can name them); the revision moves with every edit.
+  std::string out;
+  for (const auto& change : environment_differences(a, b, kReleaseLibraryFields)) {
+    out += (out.empty() ? "" : ", ") + change;
+  }
+  return out;
+}
+
 }  // namespace capmap

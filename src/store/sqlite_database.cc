@@ -24,8 +24,9 @@ namespace {
 
 }  // namespace
 
-SqliteStatement::SqliteStatement(sqlite3* db, std::string_view sql, std::string db_name)
-    : db_(db), db_name_(std::move(db_name)) {
+SqliteStatement::SqliteStatement(sqlite3* db, std::string_view sql, std::string db_name,
+                                 std::string action)
+    : db_(db), db_name_(std::move(db_name)), action_(std::move(action)) {
   if (sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &stmt_, nullptr) !=
       SQLITE_OK) {
     fail("cannot prepare query");
@@ -33,12 +34,16 @@ SqliteStatement::SqliteStatement(sqlite3* db, std::string_view sql, std::string 
 }
 
 SqliteStatement::SqliteStatement(SqliteStatement&& other) noexcept
-    : db_(other.db_), stmt_(std::exchange(other.stmt_, nullptr)), db_name_(other.db_name_) {}
+    : db_(other.db_),
+      stmt_(std::exchange(other.stmt_, nullptr)),
+      db_name_(std::move(other.db_name_)),
+      action_(std::move(other.action_)) {}
 
 SqliteStatement::~SqliteStatement() { sqlite3_finalize(stmt_); }
 
 void SqliteStatement::fail(std::string_view what) const {
-  throw_failure(db_, db_name_, what, sqlite3_errmsg(db_));
+  throw_failure(db_, db_name_, action_.empty() ? what : std::string_view(action_),
+                sqlite3_errmsg(db_));
 }
 
 SqliteStatement& SqliteStatement::bind(int index, std::string_view text) {
@@ -97,7 +102,8 @@ bool SqliteStatement::is_null(int column) const {
   return sqlite3_column_type(stmt_, column) == SQLITE_NULL;
 }
 
-SqliteDatabase::SqliteDatabase(const std::filesystem::path& path, int flags)
+SqliteDatabase::SqliteDatabase(const std::filesystem::path& path, int flags,
+                               std::string_view action)
     : name_(path.string()) {
   if (sqlite3_open_v2(name_.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
     std::string message = db_ ? sqlite3_errmsg(db_) : "out of memory";
@@ -106,9 +112,9 @@ SqliteDatabase::SqliteDatabase(const std::filesystem::path& path, int flags)
     sqlite3_close(db_);
     db_ = nullptr;
     if (!cause.empty()) {
-      throw StorageError(fmt::format("{}: cannot open the results store: {}", name_, cause));
+      throw StorageError(fmt::format("{}: {}: {}", name_, action, cause));
     }
-    throw UserError(fmt::format("{}: cannot open the results store: {}", name_, message));
+    throw UserError(fmt::format("{}: {}: {}", name_, action, message));
   }
   sqlite3_extended_result_codes(db_, 1);
   // Readers (merge) may look at the store while a run writes it.
@@ -133,8 +139,8 @@ void SqliteDatabase::exec(std::string_view sql) {
   }
 }
 
-SqliteStatement SqliteDatabase::prepare(std::string_view sql) {
-  return SqliteStatement(db_, sql, name_);
+SqliteStatement SqliteDatabase::prepare(std::string_view sql, std::string action) {
+  return SqliteStatement(db_, sql, name_, std::move(action));
 }
 
 }  // namespace capmap

@@ -13,7 +13,9 @@ namespace capmap {
 
 class SqliteStatement {
  public:
-  SqliteStatement(sqlite3* db, std::string_view sql, std::string db_name);
+  // `action` ("cannot read runs") names what failed in every error of this
+  // statement; empty: SQLite's step ("cannot prepare query", "query failed").
+  SqliteStatement(sqlite3* db, std::string_view sql, std::string db_name, std::string action = {});
   SqliteStatement(SqliteStatement&& other) noexcept;
   SqliteStatement(const SqliteStatement&) = delete;
   SqliteStatement& operator=(const SqliteStatement&) = delete;
@@ -41,19 +43,21 @@ class SqliteStatement {
   sqlite3* db_;
   sqlite3_stmt* stmt_ = nullptr;
   std::string db_name_;
+  std::string action_;
 };
 
 class SqliteDatabase {
  public:
-  // flags are SQLITE_OPEN_* flags.
-  SqliteDatabase(const std::filesystem::path& path, int flags);
+  // flags are SQLITE_OPEN_* flags; `action` begins the message when the file cannot be opened.
+  SqliteDatabase(const std::filesystem::path& path, int flags,
+                 std::string_view action = "cannot open the results store");
   SqliteDatabase(SqliteDatabase&& other) noexcept;
   SqliteDatabase(const SqliteDatabase&) = delete;
   SqliteDatabase& operator=(const SqliteDatabase&) = delete;
   ~SqliteDatabase();
 
   void exec(std::string_view sql);
-  SqliteStatement prepare(std::string_view sql);
+  SqliteStatement prepare(std::string_view sql, std::string action = {});
   const std::string& name() const { return name_; }
 
  private:

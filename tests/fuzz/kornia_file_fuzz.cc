@@ -4,7 +4,7 @@
 
 #include "diff/diff_report.h"
 #include "diff/snapshot_diff.h"
-#include "diff/snapshot_file.h"
+#include "snapshot/snapshot_file.h"
 #include "fuzz_input.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

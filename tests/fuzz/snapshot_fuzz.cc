@@ -3,11 +3,11 @@
 #include <nlohmann/json.hpp>
 
 #include "common/json_document.h"
-#include "common/snapshot_fields.h"
+#include "snapshot/snapshot_fields.h"
 #include "diff/diff_report.h"
 #include "diff/junit_report.h"
 #include "diff/snapshot_diff.h"
-#include "diff/snapshot_file.h"
+#include "snapshot/snapshot_file.h"
 #include "fuzz_input.h"
 #include "merge/cause_summary.h"
 #include "render/html_page.h"

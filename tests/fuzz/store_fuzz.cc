@@ -41,7 +41,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   write_input(data, size);
   const auto& file = store_file();
   const std::string name = file.string();
-  // merge and causes --store read through the merge's store reader.
+  // merge and causes --store read through the store's read-only view (store/store_reader.h).
   fuzz::expect_refusal_or_success(name, [&] {
     MergeOptions options;
     options.stores = {file};

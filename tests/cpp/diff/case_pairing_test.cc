@@ -9,8 +9,8 @@
 
 #include "diff/case_identity.h"
 #include "diff/diff_report.h"
-#include "diff/kornia_survey_file.h"
 #include "diff/snapshot_diff.h"
+#include "snapshot/kornia_survey_file.h"
 
 namespace capmap {
 namespace {

@@ -5,7 +5,7 @@
 
 #include "diff/diff_report.h"
 #include "diff/snapshot_diff.h"
-#include "run/shard.h"
+#include "selection/shard.h"
 
 namespace capmap {
 namespace {
