@@ -19,8 +19,8 @@ clang-format --dry-run --Werror src/*.cc src/*/*.cc src/*/*.h tests/cpp/*/*.cc t
 $PY scripts/include_graph.py
 # clang-tidy's checks (.clang-tidy) with the tests build's compile commands; any finding fails.
 # Each file costs seconds (the json, fmt and CLI11 headers are parsed for each), so by default it
-# checks the rooms below the commands and the pages: 71 of 100 files, about 3 CPU-minutes (1.5
-# minutes on 2 idle cores). CAPMAP_TIDY=all checks every file, src/main.cc, src/cli/ and
+# checks the rooms below the commands and the pages: 71 of 100 files, 3 to 4 CPU-minutes (under
+# 3 minutes on 2 cores). CAPMAP_TIDY=all checks every file, src/main.cc, src/cli/ and
 # src/render/ too: about 7 CPU-minutes, CLI11 being the dearest header.
 tidy_files=(src/{common,store,selection,snapshot,run,merge,diff,history}/*.cc)
 if [ "${CAPMAP_TIDY:-}" = all ]; then tidy_files=(src/*.cc src/*/*.cc); fi
