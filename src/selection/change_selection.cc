@@ -39,6 +39,15 @@ bool any_named(const std::vector<std::string>& changed, const std::string& recor
   return false;
 }
 
+// True when `pred` holds for one of the files the known case recorded.
+template <typename Pred>
+bool any_recorded(const json& known_case, Pred pred) {
+  for (const auto& [file, hash] : known_case.at("files").items()) {
+    if (pred(file)) return true;
+  }
+  return false;
+}
+
 // A known result for every path asked for (a `missing` one does not count).
 bool has_results(const json& known_case, const std::vector<std::string>& paths) {
   auto known_paths = known_case.find("paths");
@@ -103,22 +112,16 @@ ChangeSelection select_changed_cases(const std::vector<json>& cases, const json*
       ++selection.no_file_list;
     } else if (any_named(changed_files, location_file(c))) {
       ++selection.registry_changed;
+    } else if (any_recorded(*before, [&](const std::string& file) {
+                 return any_named(changed_files, file);
+               })) {
+      ++selection.library_changed;
+    } else if (any_recorded(*before, [&](const std::string& file) {
+                 return any_named(lines_moved, file) && cites_a_line_of(*before, file);
+               })) {
+      ++selection.lines_moved;
     } else {
       run_it = false;
-      for (const auto& [file, hash] : (*before)["files"].items()) {
-        if (any_named(changed_files, file)) {
-          run_it = true;
-          ++selection.library_changed;
-          break;
-        }
-      }
-      for (const auto& [file, hash] : (*before)["files"].items()) {
-        if (run_it) break;
-        if (any_named(lines_moved, file) && cites_a_line_of(*before, file)) {
-          run_it = true;
-          ++selection.lines_moved;
-        }
-      }
     }
     if (run_it) {
       selection.to_run.push_back(c);
