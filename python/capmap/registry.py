@@ -15,6 +15,7 @@ from typing import Any
 
 from capmap import cases as _cases
 from capmap import surveyed_library
+from capmap.case_digest import case_digests
 from capmap.cases import Case, Exclusion, RegistryError
 
 DEFAULT_REGISTRY = "capmap.registries.kornia"
@@ -171,4 +172,6 @@ def _check_unique(found: list[Case]) -> None:
 
 
 def inventory(reg: Registry) -> list[dict[str, Any]]:
-    return [c.inventory() for c in reg.cases]
+    """Each case's inventory, with the digest of what it hands the operator (`inputs`)."""
+    digests = case_digests(reg.cases, reg.library.get("name"))
+    return [{**c.inventory(), "inputs": digests[c.name]} for c in reg.cases]

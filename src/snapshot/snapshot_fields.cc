@@ -87,6 +87,7 @@ constexpr Field kCaseFields[] = {
     {"paths", kObject},
     {"method", kString | kNull},
     {"covers", kStringList | kString},
+    {"inputs", kString},
 };
 
 constexpr Field kRecordFields[] = {

@@ -225,12 +225,40 @@ def test_registry_edits_select_their_cases(
     assert ran_cases(tmp_path / "a.db") == {"box_blur"}
     assert "1 of 9 cases selected by the change (1 changed definition)" in done.stderr
 
-    # An edit inside the registry file (the inputs) selects the cases that file defines.
-    copy.write_text(text.replace('"kernel_size": (3, 3)})', '"kernel_size": (5, 5)})'))
-    done = capmap(capmap_bin, library, "run", copy, "--paths", "eager", "--store", tmp_path / "b.db",
-                  "--changed", copy, "--baseline", baseline, "--out", tmp_path / "b")  # fmt: skip
+    # Another kernel size changes the case's input digest: the case runs without the registry
+    # file being named, and naming the file selects no other case, since the digests of both
+    # sides say what changed.
+    copy.write_text(text.replace(box, box.replace("(3, 3)", "(5, 5)")))
+    for store, named in (("b.db", untouched), ("c.db", copy)):
+        out = tmp_path / f"{store}.out"
+        done = capmap(capmap_bin, library, "run", copy, "--paths", "eager", "--store", tmp_path / store,
+                      "--changed", named, "--baseline", baseline, "--out", out)  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        assert ran_cases(tmp_path / store) == {"box_blur"}, store
+        assert "1 of 9 cases selected by the change (1 changed definition)" in done.stderr
+
+    # Moving the case to the end of the file (another line, another place among the cases)
+    # keeps its digest: nothing runs, and the merged snapshot cites the new line.
+    moved = text.replace(box + "\n", "") + "\n" + box + "\n"
+    assert moved != text and box in moved
+    copy.write_text(moved)
+    done = capmap(capmap_bin, library, "run", copy, "--paths", "eager", "--store", tmp_path / "d.db",
+                  "--changed", copy, "--baseline", baseline, "--out", tmp_path / "d")  # fmt: skip
     assert done.returncode == 0, done.stderr
-    assert "box_blur" in ran_cases(tmp_path / "b.db")
+    assert "0 of 9 cases selected by the change" in done.stderr
+    merged = {c["name"]: c for c in json.loads((tmp_path / "d" / "snapshot.json").read_text())["cases"]}
+    line = moved.splitlines().index(box) + 1
+    assert merged["box_blur"]["where"].endswith(f"{copy.name}:{line}")
+
+    # A baseline from before digests were recorded: the registry file decides, as it did.
+    old = json.loads(baseline.read_text())
+    for entry in old["cases"]:
+        entry.pop("inputs")
+    older = tmp_path / "old.json"
+    older.write_text(json.dumps(old))
+    done = capmap(capmap_bin, library, "run", copy, "--paths", "eager", "--store", tmp_path / "e.db",
+                  "--changed", copy, "--baseline", older, "--out", tmp_path / "e")  # fmt: skip
+    assert done.returncode == 0, done.stderr
     assert "9 of 9 cases selected by the change (9 defined in a changed registry file)" in done.stderr
 
 

@@ -91,6 +91,28 @@ TEST(ChangeSelection, AChangedRegistryFileSelectsTheCasesItDefines) {
   EXPECT_EQ(s.registry_changed, 1u);
 }
 
+TEST(ChangeSelection, InputDigestsOnBothSidesDecideARegistryEdit) {
+  // Digests on both sides: a registry edit selects only the case whose inputs changed, and a
+  // case that merely moved (another file, another line) keeps its cells.
+  auto with_inputs = [](json c, const std::string& digest) {
+    c["inputs"] = digest;
+    return c;
+  };
+  json known =
+      known_snapshot({with_inputs(known_case("moved", json::object(), "reg/methods.py:40"), "d1"),
+                      with_inputs(known_case("reseeded", json::object(), "reg/filters.py:3"), "d2"),
+                      known_case("undigested", json::object(), "reg/filters.py:8")});
+  auto s = select_changed_cases({with_inputs(make_case("moved", "reg/filters.py:90"), "d1"),
+                                 with_inputs(make_case("reseeded", "reg/filters.py:3"), "d3"),
+                                 with_inputs(make_case("undigested", "reg/filters.py:8"), "d4")},
+                                &known, run_info(),
+                                {"/repo/reg/filters.py", "/repo/reg/methods.py"}, kPaths);
+  EXPECT_EQ(names(s), (std::vector<std::string>{"reseeded", "undigested"}));
+  EXPECT_EQ(s.definition_changed, 1u);
+  EXPECT_EQ(s.registry_changed, 1u);  // the baseline holds no digest: the file decides
+  EXPECT_EQ(s.kept, 1u);
+}
+
 TEST(ChangeSelection, OtherVersionsSelectEverything) {
   json known = known_snapshot({known_case("a", json::object())});
   auto s = select_changed_cases({make_case("a")}, &known, run_info("2.14.0"), {}, kPaths);
