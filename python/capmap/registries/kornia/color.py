@@ -9,7 +9,7 @@ import torch
 
 from capmap import case
 
-from ._inputs_b import H, W, image, uniform
+from ._inputs import H, W, image, rand
 
 G = "color"
 QUICK = ("quick",)
@@ -30,7 +30,7 @@ with torch.no_grad():
     y422, uv422 = kc.rgb_to_yuv422(rgb)
 raw = image(c=1, seed=3)
 rgb255 = rgb * 255.0
-normals = uniform(1, 3, H, W, low=-1.0, high=1.0, seed=4)
+normals = rand(1, 3, H, W, low=-1.0, high=1.0, seed=4)
 gray = image(c=1, seed=5)
 
 
@@ -52,7 +52,7 @@ case("rgb_to_y", G, kc.rgb_to_y, [rgb])
 pair(kc.rgb_to_bgr, kc.RgbToBgr(), [rgb])
 pair(kc.bgr_to_rgb, kc.BgrToRgb(), [rgb])
 pair(kc.rgb_to_rgba, kc.RgbToRgba(1.0), [rgb], {"alpha_val": 1.0})
-case("rgb_to_rgba[alpha=tensor]", G, kc.rgb_to_rgba, [rgb, uniform(1, 1, H, W, seed=6)])
+case("rgb_to_rgba[alpha=tensor]", G, kc.rgb_to_rgba, [rgb, rand(1, 1, H, W, seed=6)])
 pair(kc.bgr_to_rgba, kc.BgrToRgba(1.0), [rgb], {"alpha_val": 1.0})
 pair(kc.rgba_to_rgb, kc.RgbaToRgb(), [rgba])
 case("rgba_to_rgb[background_color]", G, kc.rgba_to_rgb, [rgba, torch.full((1, 3, 1, 1), 0.5)])

@@ -9,7 +9,7 @@ import torch
 
 from capmap import case, deferred
 
-from ._inputs_b import binary_mask, image, normal, smooth_image, uniform
+from ._inputs import binary_mask, image, rand, randn, smooth_image
 
 # Random initialisation draws from the global generator: fix it so every import builds the same
 # weights.
@@ -76,7 +76,7 @@ case(
 case("DistanceTransform", G, kc.DistanceTransform(), [binary_mask(1, 1, 32, 40, seed=1)])
 case("histogram_matching", G, kc.histogram_matching, [rgb, image(seed=2)])
 xp = torch.linspace(0, 1, 16)
-case("interp", G, kc.interp, [uniform(50, seed=3), xp, xp**2])
+case("interp", G, kc.interp, [rand(50, seed=3), xp, xp**2])
 case(
     "diamond_square",
     G,
@@ -93,10 +93,10 @@ case(
     {"roughness": 0.8, "random_scale": 0.5},
     check=False,
 )
-case("Lambda", G, kc.Lambda(torch.sigmoid), [normal(1, 3, 8, 8, seed=4)])
+case("Lambda", G, kc.Lambda(torch.sigmoid), [randn(1, 3, 8, 8, seed=4)])
 
 # K-means: fitted at registry import with a fixed seed, then probed on predict and on fit.
-points = torch.cat([normal(30, 2, seed=5) + 4.0, normal(30, 2, seed=6) - 4.0])
+points = torch.cat([randn(30, 2, seed=5) + 4.0, randn(30, 2, seed=6) - 4.0])
 kmeans = kc.KMeans(2, None, max_iterations=10, seed=0)
 kmeans.fit(points)
 case(

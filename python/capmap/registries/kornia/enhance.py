@@ -9,7 +9,7 @@ import torch
 
 from capmap import case
 
-from ._inputs_b import H, W, image, normal, uniform, volume
+from ._inputs import H, W, image, rand, randn, volume
 
 G = "enhance"
 QUICK = ("quick",)
@@ -101,16 +101,16 @@ case("Normalize", G, ke.Normalize(mean, std), [rgb])
 case("Normalize[scalar]", G, ke.Normalize(0.5, 0.25), [rgb])
 case("denormalize", G, ke.denormalize, [rgb, mean, std])
 case("Denormalize", G, ke.Denormalize(mean, std), [rgb])
-case("normalize_min_max", G, ke.normalize_min_max, [normal(1, 3, H, W, seed=4)])
-case("normalize_min_max[-1,1]", G, ke.normalize_min_max, [normal(1, 3, H, W, seed=4)], {"min_val": -1.0})
+case("normalize_min_max", G, ke.normalize_min_max, [randn(1, 3, H, W, seed=4)])
+case("normalize_min_max[-1,1]", G, ke.normalize_min_max, [randn(1, 3, H, W, seed=4)], {"min_val": -1.0})
 case("Rescale", G, ke.Rescale(1.0 / 255.0), [rgb * 255.0])
 
-case("histogram", G, ke.histogram, [uniform(1, 64, seed=5), torch.linspace(0, 1, 16), torch.tensor(0.9)])
+case("histogram", G, ke.histogram, [rand(1, 64, seed=5), torch.linspace(0, 1, 16), torch.tensor(0.9)])
 case(
     "histogram2d",
     G,
     ke.histogram2d,
-    [uniform(1, 64, seed=5), uniform(1, 64, seed=6), torch.linspace(0, 1, 16), torch.tensor(0.9)],
+    [rand(1, 64, seed=5), rand(1, 64, seed=6), torch.linspace(0, 1, 16), torch.tensor(0.9)],
 )
 case("image_histogram2d", G, ke.image_histogram2d, [gray * 255.0])
 case(
@@ -128,7 +128,7 @@ case("integral_tensor[dim=(-1,)]", G, ke.integral_tensor, [rgb], {"dim": (-1,)})
 case("IntegralTensor", G, ke.IntegralTensor(), [rgb])
 
 # ZCA: fitted on a batch of flattened samples; the module fits on its first call.
-samples = normal(16, 3, 4, 4, seed=7)
+samples = randn(16, 3, 4, 4, seed=7)
 case("zca_mean", G, ke.zca_mean, [samples])
 case("zca_mean[return_inverse]", G, ke.zca_mean, [samples], {"return_inverse": True})
 case("zca_whiten", G, ke.zca_whiten, [samples])

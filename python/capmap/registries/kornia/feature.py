@@ -11,7 +11,7 @@ import torch
 
 from capmap import case, deferred
 
-from ._inputs_b import descriptors, image, lafs, normal, points_in_image, smooth_image, uniform
+from ._inputs import descriptors, image, lafs, points_in_image, rand, randn, smooth_image
 
 # Random initialisation draws from the global generator: fix it so every import builds the same
 # weights.
@@ -64,10 +64,10 @@ case("BlobDoGSingle", G_RESP, kf.BlobDoGSingle(), [gray])
 case("get_laf_center", G_LAF, kf.get_laf_center, [frames])
 case("get_laf_scale", G_LAF, kf.get_laf_scale, [frames])
 case("get_laf_orientation", G_LAF, kf.get_laf_orientation, [frames])
-case("set_laf_orientation", G_LAF, kf.set_laf_orientation, [frames, uniform(1, 6, 1, high=360.0, seed=3)])
-case("rotate_laf", G_LAF, kf.rotate_laf, [frames, uniform(1, 6, 1, high=90.0, seed=4)])
+case("set_laf_orientation", G_LAF, kf.set_laf_orientation, [frames, rand(1, 6, 1, high=360.0, seed=3)])
+case("rotate_laf", G_LAF, kf.rotate_laf, [frames, rand(1, 6, 1, high=90.0, seed=4)])
 case("scale_laf", G_LAF, kf.scale_laf, [frames, 2.0])
-case("scale_laf[scale=tensor]", G_LAF, kf.scale_laf, [frames, uniform(1, 6, 1, 1, low=0.5, high=2.0, seed=5)])
+case("scale_laf[scale=tensor]", G_LAF, kf.scale_laf, [frames, rand(1, 6, 1, 1, low=0.5, high=2.0, seed=5)])
 case("make_upright", G_LAF, kf.make_upright, [frames])
 centers = points_in_image(1, 6, seed=6)
 case("laf_from_center_scale_ori", G_LAF, kf.laf_from_center_scale_ori, [centers])
@@ -75,7 +75,7 @@ case(
     "laf_from_center_scale_ori[scale,ori]",
     G_LAF,
     kf.laf_from_center_scale_ori,
-    [centers, uniform(1, 6, 1, 1, low=2.0, high=5.0, seed=7), uniform(1, 6, 1, high=180.0, seed=8)],
+    [centers, rand(1, 6, 1, 1, low=2.0, high=5.0, seed=7), rand(1, 6, 1, high=180.0, seed=8)],
 )
 with torch.no_grad():
     three_points = kf.laf_to_three_points(frames)
@@ -134,8 +134,8 @@ case("HardNet8", G_DESC, deferred(kf.HardNet8, pretrained=False), [patches32])
 case("HyNet", G_DESC, deferred(kf.HyNet, pretrained=False), [patches32])
 case("SOSNet", G_DESC, deferred(kf.SOSNet, pretrained=False), [patches32])
 case("TFeat", G_DESC, deferred(kf.TFeat, pretrained=False), [patches32])
-case("FilterResponseNorm2d", G_DESC, kf.FilterResponseNorm2d(8), [normal(2, 8, 8, 8, seed=9)])
-case("TLU", G_DESC, kf.TLU(8), [normal(2, 8, 8, 8, seed=9)])
+case("FilterResponseNorm2d", G_DESC, kf.FilterResponseNorm2d(8), [randn(2, 8, 8, 8, seed=9)])
+case("TLU", G_DESC, kf.TLU(8), [randn(2, 8, 8, 8, seed=9)])
 case("LAFDescriptor", G_DESC, kf.LAFDescriptor(kf.SIFTDescriptor(32)), [gray, frames])
 case(
     "LAFDescriptor[HardNet]",
@@ -351,5 +351,5 @@ case(
     "InterpolateSparse2d",
     G_NET,
     kf.InterpolateSparse2d(),
-    [normal(1, 16, 8, 10, seed=23), points_in_image(1, 12, h=32, w=40, seed=24), 32, 40],
+    [randn(1, 16, 8, 10, seed=23), points_in_image(1, 12, h=32, w=40, seed=24), 32, 40],
 )

@@ -7,7 +7,7 @@ import torch
 
 from capmap import case
 
-from ._inputs_b import image, normal, smooth_image, volume
+from ._inputs import image, randn, smooth_image, volume
 
 G = "filters"
 QUICK = ("quick",)
@@ -17,8 +17,8 @@ rgb_batch = image(b=2, seed=1)
 gray = smooth_image(c=1)
 vol = volume(c=2)
 kernel3 = torch.tensor([[[0.0, 1.0, 0.0], [1.0, -4.0, 1.0], [0.0, 1.0, 0.0]]])
-kernel5 = normal(1, 5, 5, seed=2)
-kernel3d = normal(1, 3, 3, 3, seed=3)
+kernel5 = randn(1, 5, 5, seed=2)
+kernel3d = randn(1, 3, 3, 3, seed=3)
 
 # Blurs: function (default options), module, then options as variants.
 case("gaussian_blur2d", G, kf.gaussian_blur2d, [rgb], {"kernel_size": 5, "sigma": (1.5, 1.5)}, tags=QUICK)
@@ -155,7 +155,7 @@ case("filter2d[normalized]", G, kf.filter2d, [rgb, kernel5.abs()], {"normalized"
 case("filter2d[behaviour=conv]", G, kf.filter2d, [rgb, kernel5], {"behaviour": "conv"})
 for border in ("constant", "replicate", "circular"):
     case(f"filter2d[border_type={border}]", G, kf.filter2d, [rgb, kernel5], {"border_type": border})
-case("filter2d_separable", G, kf.filter2d_separable, [rgb, normal(1, 5, seed=6), normal(1, 3, seed=7)])
+case("filter2d_separable", G, kf.filter2d_separable, [rgb, randn(1, 5, seed=6), randn(1, 3, seed=7)])
 case("filter3d", G, kf.filter3d, [vol, kernel3d])
 case("filter3d[behaviour=conv]", G, kf.filter3d, [vol, kernel3d], {"behaviour": "conv"})
 case("convolve2d", G, kf.convolve2d, [rgb, kernel5])
@@ -280,16 +280,16 @@ case(
     atol=1e-3,
 )
 case("fft_conv[normalized=True]", G, kf.fft_conv, [rgb, kernel5.abs()], {"normalized": True}, atol=1e-3)
-case("filter2d[batch_kernels]", G, kf.filter2d, [rgb_pair, normal(2, 3, 3, seed=10)])
-case("filter2d[even_kernel]", G, kf.filter2d, [rgb, normal(1, 4, 4, seed=11)])
+case("filter2d[batch_kernels]", G, kf.filter2d, [rgb_pair, randn(2, 3, 3, seed=10)])
+case("filter2d[even_kernel]", G, kf.filter2d, [rgb, randn(1, 4, 4, seed=11)])
 case(
     "filter2d_separable[batch_kernels]",
     G,
     kf.filter2d_separable,
-    [rgb_pair, normal(2, 5, seed=12), normal(2, 3, seed=13)],
+    [rgb_pair, randn(2, 5, seed=12), randn(2, 3, seed=13)],
 )
 vol_pair = volume(b=2, c=2, seed=14)
-case("filter3d[batch_kernels]", G, kf.filter3d, [vol_pair, normal(2, 3, 3, 3, seed=15)])
+case("filter3d[batch_kernels]", G, kf.filter3d, [vol_pair, randn(2, 3, 3, 3, seed=15)])
 case("filter3d[border_type=circular]", G, kf.filter3d, [vol, kernel3d], {"border_type": "circular"})
 case(
     "filter3d[border_type=constant,normalized=True]",

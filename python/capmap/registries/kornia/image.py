@@ -7,7 +7,7 @@ import torch
 
 from capmap import case
 
-from ._inputs_b import H, W, boxes_xyxy, image, points_in_image
+from ._inputs import H, W, boxes_xyxy_unbatched, image, points_in_image
 
 G = "image"
 QUICK = ("quick",)
@@ -15,7 +15,7 @@ QUICK = ("quick",)
 canvas = image(b=2)
 red = torch.tensor([1.0, 0.0, 0.0])
 
-boxes = boxes_xyxy(3).unsqueeze(0).expand(2, 3, 4).round().contiguous()
+boxes = boxes_xyxy_unbatched(3).unsqueeze(0).expand(2, 3, 4).round().contiguous()
 case(
     "draw_rectangle",
     G,

@@ -7,15 +7,15 @@ import torch
 
 from capmap import case
 
-from ._inputs_b import H, W, binary_mask, image, labels, normal, probabilities, uniform, volume
+from ._inputs import H, W, binary_mask, image, labels, probabilities, rand, randn, volume
 
 G = "losses"
 QUICK = ("quick",)
 
 C = 4
-logits = normal(2, C, 16, 20, seed=1)
+logits = randn(2, C, 16, 20, seed=1)
 target = labels(2, 16, 20, classes=C, seed=2)
-binary_logits = normal(2, 1, 16, 20, seed=3)
+binary_logits = randn(2, 1, 16, 20, seed=3)
 binary_target = binary_mask(2, 1, 16, 20, seed=4)
 img1, img2 = image(), image(seed=5)
 vol1, vol2 = volume(), volume(seed=6)
@@ -69,7 +69,7 @@ case(
     "HausdorffERLoss3D",
     G,
     kl.HausdorffERLoss3D(k=3),
-    [torch.softmax(normal(1, 2, 8, 8, 8, seed=11), dim=1), labels(1, 1, 8, 8, 8, classes=2, seed=12)],
+    [torch.softmax(randn(1, 2, 8, 8, 8, seed=11), dim=1), labels(1, 1, 8, 8, 8, classes=2, seed=12)],
 )
 case(
     "kl_div_loss_2d",
@@ -77,8 +77,8 @@ case(
     kl.kl_div_loss_2d,
     [probabilities(1, 1, 8, 8, seed=13).view(1, 1, 8, 8), probabilities(1, 1, 8, 8, seed=14)],
 )
-heat_a = torch.softmax(normal(1, 2, 64, seed=15), dim=-1).view(1, 2, 8, 8)
-heat_b = torch.softmax(normal(1, 2, 64, seed=16), dim=-1).view(1, 2, 8, 8)
+heat_a = torch.softmax(randn(1, 2, 64, seed=15), dim=-1).view(1, 2, 8, 8)
+heat_b = torch.softmax(randn(1, 2, 64, seed=16), dim=-1).view(1, 2, 8, 8)
 case("kl_div_loss_2d[softmax_maps]", G, kl.kl_div_loss_2d, [heat_a, heat_b], {"reduction": "none"})
 case("js_div_loss_2d", G, kl.js_div_loss_2d, [heat_a, heat_b])
 case("js_div_loss_2d[reduction=none]", G, kl.js_div_loss_2d, [heat_a, heat_b], {"reduction": "none"})
@@ -107,7 +107,7 @@ case("PSNRLoss", G, kl.PSNRLoss(1.0), [img1, img2])
 case("total_variation", G, kl.total_variation, [img1])
 case("total_variation[reduction=mean]", G, kl.total_variation, [img1], {"reduction": "mean"})
 case("TotalVariation", G, kl.TotalVariation(), [img1])
-idepth = uniform(1, 1, H, W, low=0.1, high=1.0, seed=17)
+idepth = rand(1, 1, H, W, low=0.1, high=1.0, seed=17)
 case("inverse_depth_smoothness_loss", G, kl.inverse_depth_smoothness_loss, [idepth, img1])
 case("InverseDepthSmoothnessLoss", G, kl.InverseDepthSmoothnessLoss(), [idepth, img1])
 

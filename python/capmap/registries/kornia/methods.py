@@ -22,7 +22,7 @@ from kornia.models.yunet.processors import decode as yunet_decode
 
 from capmap import case, deferred, exclude
 
-from ._inputs_b import H, W, binary_mask, image, normal, smooth_image, tiny_rtdetr_config, uniform
+from ._inputs import H, W, binary_mask, image, rand, randn, smooth_image, tiny_rtdetr_config
 
 # Random initialisation draws from the global generator: fix it so every import builds the same
 # weights.
@@ -67,7 +67,7 @@ case(
     "InterpolateSparse2d.normgrid",
     GF,
     kf.InterpolateSparse2d(),
-    [uniform(1, 8, 2, high=30.0, seed=2), 32, 32],
+    [rand(1, 8, 2, high=30.0, seed=2), 32, 32],
     method="normgrid",
 )
 keynet = kf.KeyNetDetector(pretrained=False, num_features=20)
@@ -79,12 +79,12 @@ case(
     [gray, 10, (1.0, 1.0)],
     method="detect_features_on_single_level",
 )
-case("KeyNetDetector.remove_borders", GF, keynet, [normal(1, 1, H, W, seed=3), 4], method="remove_borders")
+case("KeyNetDetector.remove_borders", GF, keynet, [randn(1, 1, H, W, seed=3), 4], method="remove_borders")
 case("ScaleSpaceDetector.detect", GF, kf.ScaleSpaceDetector(num_features=20), [gray, 20], method="detect")
 glue = kf.LightGlue(None, input_dim=32, descriptor_dim=32, num_heads=2, n_layers=2)
-conf = uniform(1, 16, seed=4)
-case("LightGlue.check_if_stop", GF, glue, [conf, uniform(1, 16, seed=5), 0, 32], method="check_if_stop")
-case("LightGlue.get_pruning_mask", GF, glue, [conf, uniform(1, 16, seed=5), 0], method="get_pruning_mask")
+conf = rand(1, 16, seed=4)
+case("LightGlue.check_if_stop", GF, glue, [conf, rand(1, 16, seed=5), 0, 32], method="check_if_stop")
+case("LightGlue.get_pruning_mask", GF, glue, [conf, rand(1, 16, seed=5), 0], method="get_pruning_mask")
 gftt_sift = kf.LocalFeatureMatcher(kf.SIFTFeature(50), kf.DescriptorMatcher("snn", 0.9))
 case(
     "LocalFeatureMatcher.extract_features",
@@ -113,7 +113,7 @@ case(
 
 # Operators of kornia.feature's modules that its __all__ does not list (Kornia's own survey
 # probes them): `capmap coverage` reports these cases apart, as not exported.
-case("sift_describe", GF, kf.siftdesc.sift_describe, [normal(4, 1, 32, 32, seed=7)], {"patch_size": 32})
+case("sift_describe", GF, kf.siftdesc.sift_describe, [randn(4, 1, 32, 32, seed=7)], {"patch_size": 32})
 case(
     "get_sift_pooling_kernel",
     GF,
@@ -128,13 +128,13 @@ case(
     kf.laf.generate_patch_grid_from_normalized_LAF,
     [gray, torch.tensor([[[[0.2, 0.0, 0.5], [0.0, 0.2, 0.5]]]]), 8],
 )
-steerer = kf.steerers.DiscreteSteerer(torch.linalg.qr(normal(16, 16, seed=8))[0])
-case("DiscreteSteerer", GF, steerer, [normal(1, 8, 16, seed=9)])
+steerer = kf.steerers.DiscreteSteerer(torch.linalg.qr(randn(16, 16, seed=8))[0])
+case("DiscreteSteerer", GF, steerer, [randn(1, 8, 16, seed=9)])
 case(
     "DiscreteSteerer.steer_descriptions",
     GF,
     steerer,
-    [normal(1, 8, 16, seed=9)],
+    [randn(1, 8, 16, seed=9)],
     {"steerer_power": 2, "normalize": True},
     method="steer_descriptions",
 )
@@ -142,7 +142,7 @@ case(
     "DescriptorMatcherWithSteerer",
     GF,
     kf.matching.DescriptorMatcherWithSteerer(steerer, steerer_order=4, match_mode="mnn"),
-    [normal(8, 16, seed=10), normal(8, 16, seed=11)],
+    [randn(8, 16, seed=10), randn(8, 16, seed=11)],
 )
 loftr = deferred(kf.LoFTR, pretrained=None)
 case(
@@ -155,12 +155,12 @@ case(
 )
 sold2 = deferred(kf.SOLD2, pretrained=False)
 segments = torch.tensor([[[5.0, 5.0], [30.0, 40.0]], [[10.0, 50.0], [50.0, 10.0]]])
-line_desc = normal(1, 128, 16, 16, seed=23)
+line_desc = randn(1, 128, 16, 16, seed=23)
 case(
     "SOLD2.match",
     GF,
     sold2,
-    [segments, segments.flip(0), line_desc, normal(1, 128, 16, 16, seed=24)],
+    [segments, segments.flip(0), line_desc, randn(1, 128, 16, 16, seed=24)],
     method="match",
     note="matches two sets of line segments by their dense descriptors",
 )
@@ -189,7 +189,7 @@ case(
     "DeDoDe.describe",
     GF,
     lambda images, keypoints: dedode().describe(images, keypoints),
-    [square, uniform(1, 10, 2, low=-0.9, high=0.9, seed=25)],
+    [square, rand(1, 10, 2, low=-0.9, high=0.9, seed=25)],
     covers="kornia.feature.DeDoDe.describe",
     note=DEDODE_NOTE + "; keypoints in normalised coordinates",
 )
@@ -204,13 +204,13 @@ case(
     "stereo.reproject_disparity_to_3D",
     "geometry.camera",
     kornia_camera.stereo.reproject_disparity_to_3D,
-    [uniform(1, H, W, 1, low=1.0, high=8.0, seed=32), stereo_q],
+    [rand(1, H, W, 1, low=1.0, high=8.0, seed=32), stereo_q],
 )
 
 # Losses ------------------------------------------------------------------------------------------
 GL = "losses.methods"
 haus = kl.HausdorffERLoss(k=3)
-pred = uniform(1, 1, 16, 16, seed=12)
+pred = rand(1, 1, 16, 16, seed=12)
 target = binary_mask(1, 1, 16, 16, seed=13).long()
 case("HausdorffERLoss.get_kernel", GL, haus, [], method="get_kernel", note="no tensor input")
 case("HausdorffERLoss.max_pool", GL, kl.HausdorffERLoss, [pred], method="max_pool")
@@ -219,7 +219,7 @@ case(
     "HausdorffERLoss3D.max_pool",
     GL,
     kl.HausdorffERLoss3D,
-    [uniform(1, 1, 4, 8, 8, seed=14)],
+    [rand(1, 1, 4, 8, 8, seed=14)],
     method="max_pool",
 )
 case(
@@ -230,9 +230,9 @@ case(
     method="get_kernel",
     note="no tensor input",
 )
-reference = uniform(1, 16, 16, seed=15)
+reference = rand(1, 16, 16, seed=15)
 mi = kl.MILossFromRef2D(reference, num_bins=8)
-other = kl.MILossFromRef2D.arrange_shape(uniform(1, 16, 16, seed=16))
+other = kl.MILossFromRef2D.arrange_shape(rand(1, 16, 16, seed=16))
 case("MILossFromRef2D.entropies", GL, mi, [other], method="entropies")
 case(
     "MILossFromRef2D.trace_in_ref_mask",
@@ -243,17 +243,17 @@ case(
 )
 case("MILossFromRef2D.fix_mask", GL, kl.MILossFromRef2D, [None, other], method="fix_mask")
 for owner in ("MILossFromRef2D", "MILossFromRef3D", "NMILossFromRef2D", "NMILossFromRef3D"):
-    shaped = uniform(2, 4, 4, seed=17) if owner.endswith("2D") else uniform(2, 3, 4, 4, seed=17)
+    shaped = rand(2, 4, 4, seed=17) if owner.endswith("2D") else rand(2, 3, 4, 4, seed=17)
     case(f"{owner}.arrange_shape", GL, getattr(kl, owner), [shaped], method="arrange_shape")
 
 # Enhance, filters --------------------------------------------------------------------------------
-data = normal(20, 3, seed=18)
+data = randn(20, 3, seed=18)
 zca = ke.ZCAWhitening(compute_inv=True).fit(data)
 case(
     "ZCAWhitening.inverse_transform",
     "enhance.methods",
     zca,
-    [normal(4, 3, seed=19)],
+    [randn(4, 3, seed=19)],
     method="inverse_transform",
 )
 case(
@@ -304,7 +304,7 @@ for attr in ("fx", "fy", "cx", "cy"):
     )
 
 # Contrib and tracking ----------------------------------------------------------------------------
-points = torch.cat([normal(30, 2, seed=20) + 4.0, normal(30, 2, seed=21) - 4.0])
+points = torch.cat([randn(30, 2, seed=20) + 4.0, randn(30, 2, seed=21) - 4.0])
 kmeans = kc.KMeans(2, None, max_iterations=10, seed=0)
 kmeans.fit(points)
 case(
@@ -356,7 +356,7 @@ case(
     covers="kornia.contrib.EdgeDetector",
     note="the detector's network without its pre- and post-processing",
 )
-face_boxes = torch.cat([uniform(3, 14, high=60.0, seed=28), uniform(3, 1, seed=29)], -1)
+face_boxes = torch.cat([rand(3, 14, high=60.0, seed=28), rand(3, 1, seed=29)], -1)
 case(
     "FaceDetectorResult",
     "contrib.methods",
@@ -397,10 +397,10 @@ case(
     "processors.decode",
     "models.methods",
     yunet_decode,
-    [0.1 * normal(anchors.shape[0], 14, seed=30), anchors, [0.1, 0.2]],
+    [0.1 * randn(anchors.shape[0], 14, seed=30), anchors, [0.1, 0.2]],
 )
 stitcher = kc.ImageStitcher(kf.LocalFeatureMatcher(kf.SIFTFeature(100), kf.DescriptorMatcher("snn", 0.9)))
-left = torch.nn.functional.interpolate(uniform(1, 3, 12, 16, seed=11), size=(48, 64), mode="bilinear")
+left = torch.nn.functional.interpolate(rand(1, 3, 12, 16, seed=11), size=(48, 64), mode="bilinear")
 right = left.roll(6, dims=-1)
 case("ImageStitcher.preprocess", "contrib.methods", stitcher, [left, right], method="preprocess")
 case(
@@ -442,7 +442,7 @@ case(
 sift_matcher = kf.LocalFeatureMatcher(kf.SIFTFeature(100), kf.DescriptorMatcher("snn", 0.9))
 # A blocky texture gives SIFT enough corners to match (and is quick to describe), so the tracker
 # holds a homography to follow.
-texture = torch.nn.functional.interpolate(uniform(1, 1, 12, 16, seed=31), size=(64, 80), mode="bilinear")
+texture = torch.nn.functional.interpolate(rand(1, 1, 12, 16, seed=31), size=(64, 80), mode="bilinear")
 tracker = kt.HomographyTracker(sift_matcher, sift_matcher, minimum_inliers_num=8)
 tracker.set_target(texture)
 case(

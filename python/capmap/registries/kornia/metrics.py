@@ -7,7 +7,7 @@ import torch
 
 from capmap import case
 
-from ._inputs_b import boxes_xyxy, image, labels, normal, rotation_matrices, uniform, volume
+from ._inputs import boxes_xyxy_unbatched, image, labels, rand, randn, rotation_matrices, volume
 
 G = "metrics"
 QUICK = ("quick",)
@@ -34,25 +34,25 @@ case(
     [pred_labels, true_labels],
     {"num_classes": C, "normalized": True},
 )
-case("accuracy", G, km.accuracy, [normal(8, 10, seed=5), labels(8, classes=10, seed=6)])
+case("accuracy", G, km.accuracy, [randn(8, 10, seed=5), labels(8, classes=10, seed=6)])
 case(
     "accuracy[topk=(1,5)]",
     G,
     km.accuracy,
-    [normal(8, 10, seed=5), labels(8, classes=10, seed=6)],
+    [randn(8, 10, seed=5), labels(8, classes=10, seed=6)],
     {"topk": (1, 5)},
 )
-case("mean_iou_bbox", G, km.mean_iou_bbox, [boxes_xyxy(3, seed=7), boxes_xyxy(4, seed=8)])
+case("mean_iou_bbox", G, km.mean_iou_bbox, [boxes_xyxy_unbatched(3, seed=7), boxes_xyxy_unbatched(4, seed=8)])
 
-flow1, flow2 = normal(1, 2, 16, 20, seed=9), normal(1, 2, 16, 20, seed=10)
+flow1, flow2 = randn(1, 2, 16, 20, seed=9), randn(1, 2, 16, 20, seed=10)
 flow1_last, flow2_last = flow1.permute(0, 2, 3, 1).contiguous(), flow2.permute(0, 2, 3, 1).contiguous()
 case("aepe", G, km.aepe, [flow1_last, flow2_last])
 case("aepe[reduction=sum]", G, km.aepe, [flow1_last, flow2_last], {"reduction": "sum"})
 case("AEPE", G, km.AEPE(), [flow1_last, flow2_last])
 
-disp_pred = uniform(1, 16, 20, low=1.0, high=40.0, seed=11)
-disp_true = uniform(1, 16, 20, low=1.0, high=40.0, seed=12)
-valid = uniform(1, 16, 20, seed=13) > 0.2
+disp_pred = rand(1, 16, 20, low=1.0, high=40.0, seed=11)
+disp_true = rand(1, 16, 20, low=1.0, high=40.0, seed=12)
+valid = rand(1, 16, 20, seed=13) > 0.2
 for fn in (
     km.mean_absolute_disparity_error,
     km.root_mean_squared_disparity_error,
@@ -63,7 +63,7 @@ for fn in (
     case(f"{fn.__name__}[valid_mask]", G, fn, [disp_pred, disp_true], {"valid_mask": valid})
 
 rot_a, rot_b = rotation_matrices(4, seed=14), rotation_matrices(4, seed=15)
-vec_a, vec_b = normal(4, 3, seed=16), normal(4, 3, seed=17)
+vec_a, vec_b = randn(4, 3, seed=16), randn(4, 3, seed=17)
 case("angle_error_mat", G, km.angle_error_mat, [rot_a, rot_b])
 case("angle_error_vec", G, km.angle_error_vec, [vec_a, vec_b])
 case("translation_ate", G, km.translation_ate, [vec_a, vec_b])
@@ -75,7 +75,7 @@ case(
     "auc_from_errors",
     G,
     km.auc_from_errors,
-    [uniform(32, high=12.0, seed=18)],
+    [rand(32, high=12.0, seed=18)],
     note="returns Python floats: no tensor output to compare",
 )
 case(
@@ -83,10 +83,10 @@ case(
     G,
     km.mean_average_precision,
     [
-        [boxes_xyxy(3, seed=19)],
+        [boxes_xyxy_unbatched(3, seed=19)],
         [torch.tensor([1, 2, 1])],
         [torch.tensor([0.9, 0.6, 0.4])],
-        [boxes_xyxy(2, seed=19)],
+        [boxes_xyxy_unbatched(2, seed=19)],
         [torch.tensor([1, 2])],
         3,
     ],
@@ -116,7 +116,7 @@ case(
     "accuracy[top1,top3]",
     G,
     km.accuracy,
-    [normal(8, 10, seed=5), labels(8, classes=10, seed=6)],
+    [randn(8, 10, seed=5), labels(8, classes=10, seed=6)],
     {"topk": (1, 3)},
 )
 case("aepe[reduction=none]", G, km.aepe, [flow1_last, flow2_last], {"reduction": "none"})
@@ -127,13 +127,13 @@ case(
     km.angle_error_mat,
     [rotation_matrices(2, seed=18), rotation_matrices(2, seed=19)],
 )
-case("angle_error_vec[batch]", G, km.angle_error_vec, [normal(2, 3, seed=20), normal(2, 3, seed=21)])
-case("translation_ate[batch]", G, km.translation_ate, [normal(2, 3, seed=22), normal(2, 3, seed=23)])
+case("angle_error_vec[batch]", G, km.angle_error_vec, [randn(2, 3, seed=20), randn(2, 3, seed=21)])
+case("translation_ate[batch]", G, km.translation_ate, [randn(2, 3, seed=22), randn(2, 3, seed=23)])
 
 
 def _boxes_as(box_format: str, n: int, seed: int) -> torch.Tensor:
     """Valid boxes in another layout than xyxy."""
-    xyxy = boxes_xyxy(n, seed=seed)
+    xyxy = boxes_xyxy_unbatched(n, seed=seed)
     wh = xyxy[:, 2:] - xyxy[:, :2]
     corner = xyxy[:, :2] if box_format == "xywh" else xyxy[:, :2] + wh / 2
     return torch.cat([corner, wh], dim=-1)

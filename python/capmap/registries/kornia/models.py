@@ -13,7 +13,7 @@ import torch
 
 from capmap import case, deferred
 
-from ._inputs_b import image, normal
+from ._inputs import image, randn
 
 # Random initialisation draws from the global generator: fix it so every import builds the same
 # weights.
@@ -56,11 +56,11 @@ case(
     common.ConvNormAct(3, 8, 3, stride=2, act="silu"),
     [image(h=16, w=16)],
 )
-case("DropPath", G_BLOCK, common.DropPath(0.1), [normal(2, 8, 16, seed=1)], note="identity in eval mode")
-case("LayerNorm2d", G_BLOCK, common.LayerNorm2d(8), [normal(1, 8, 16, 16, seed=2)])
-case("MLP", G_BLOCK, common.MLP(16, 32, 8, 2), [normal(4, 16, seed=3)])
-case("MLP[sigmoid_output]", G_BLOCK, common.MLP(16, 32, 8, 2, sigmoid_output=True), [normal(4, 16, seed=3)])
-windows_in = normal(1, 14, 14, 8, seed=4)
+case("DropPath", G_BLOCK, common.DropPath(0.1), [randn(2, 8, 16, seed=1)], note="identity in eval mode")
+case("LayerNorm2d", G_BLOCK, common.LayerNorm2d(8), [randn(1, 8, 16, 16, seed=2)])
+case("MLP", G_BLOCK, common.MLP(16, 32, 8, 2), [randn(4, 16, seed=3)])
+case("MLP[sigmoid_output]", G_BLOCK, common.MLP(16, 32, 8, 2, sigmoid_output=True), [randn(4, 16, seed=3)])
+windows_in = randn(1, 14, 14, 8, seed=4)
 case(
     "window_partition",
     G_BLOCK,
@@ -73,7 +73,7 @@ with torch.no_grad():
 case("window_unpartition", G_BLOCK, common.window_unpartition, [windows, 4, padded, (14, 14)])
 
 # TinyViT blocks (the whole network is probed as contrib's TinyViT).
-tokens = normal(1, 16, 32, seed=5)
+tokens = randn(1, 16, 32, seed=5)
 case("tiny_vit.Attention", G_BLOCK, tiny_vit.Attention(32, 8, num_heads=2, resolution=(4, 4)), [tokens])
 case(
     "tiny_vit.TinyViTBlock", G_BLOCK, tiny_vit.TinyViTBlock(32, (4, 4), num_heads=2, window_size=2), [tokens]
@@ -87,13 +87,13 @@ case(
 case("tiny_vit.MLP", G_BLOCK, tiny_vit.MLP(32, 64, 32), [tokens])
 case("tiny_vit.ConvBN", G_BLOCK, tiny_vit.ConvBN(3, 8, 3, padding=1), [image(h=16, w=16)])
 case("tiny_vit.PatchEmbed", G_BLOCK, tiny_vit.PatchEmbed(3, 16), [image(h=16, w=16)])
-case("tiny_vit.MBConv", G_BLOCK, tiny_vit.MBConv(8, 8, 4.0), [normal(1, 8, 8, 8, seed=6)])
-case("tiny_vit.ConvLayer", G_BLOCK, tiny_vit.ConvLayer(8, depth=1), [normal(1, 8, 8, 8, seed=6)])
+case("tiny_vit.MBConv", G_BLOCK, tiny_vit.MBConv(8, 8, 4.0), [randn(1, 8, 8, 8, seed=6)])
+case("tiny_vit.ConvLayer", G_BLOCK, tiny_vit.ConvLayer(8, depth=1), [randn(1, 8, 8, 8, seed=6)])
 case(
     "tiny_vit.PatchMerging",
     G_BLOCK,
     tiny_vit.PatchMerging((8, 8), 8, 16, stride=2),
-    [normal(1, 8, 8, 8, seed=6)],
+    [randn(1, 8, 8, 8, seed=6)],
 )
 
 # Pre- and post-processors that wrap models.
@@ -104,4 +104,4 @@ case(
     processors.ResizePostProcessor(),
     [image(h=16, w=16), torch.tensor([[32, 40]])],
 )
-case("OutputRangePostProcessor", G_PROC, processors.OutputRangePostProcessor(), [normal(1, 3, 8, 8, seed=7)])
+case("OutputRangePostProcessor", G_PROC, processors.OutputRangePostProcessor(), [randn(1, 3, 8, 8, seed=7)])

@@ -37,7 +37,7 @@ from kornia.models.sam.model import ImageEncoderViT, MaskDecoder, PromptEncoder,
 
 from capmap import case, deferred, exclude
 
-from ._inputs_b import image, normal, tiny_rtdetr_config
+from ._inputs import image, randn, tiny_rtdetr_config
 
 # Random initialisation draws from the global generator: fix it so every import builds the same
 # weights.
@@ -65,24 +65,24 @@ case(
     [image(h=64, w=64)],
     note="the smallest preset (xxs) on a 64x64 image",
 )
-MV_TOKENS = normal(1, 4, 16, 32, seed=1)
+MV_TOKENS = randn(1, 4, 16, 32, seed=1)
 case("vit_mobile.Attention", G_VIT, vit_mobile.Attention(32, heads=2, dim_head=8), [MV_TOKENS])
 case("vit_mobile.FeedForward", G_VIT, vit_mobile.FeedForward(32, 64), [MV_TOKENS])
 case("vit_mobile.PreNorm", G_VIT, vit_mobile.PreNorm(32, vit_mobile.FeedForward(32, 64)), [MV_TOKENS])
 case("vit_mobile.Transformer", G_VIT, vit_mobile.Transformer(32, 1, 2, 8, 64), [MV_TOKENS])
-case("vit_mobile.MV2Block", G_VIT, vit_mobile.MV2Block(8, 8, 1, 2), [normal(1, 8, 16, 16, seed=2)])
+case("vit_mobile.MV2Block", G_VIT, vit_mobile.MV2Block(8, 8, 1, 2), [randn(1, 8, 16, 16, seed=2)])
 case(
     "vit_mobile.MobileViTBlock",
     G_VIT,
     vit_mobile.MobileViTBlock(32, 1, 8, 3, (2, 2), 64),
-    [normal(1, 8, 16, 16, seed=2)],
+    [randn(1, 8, 16, 16, seed=2)],
 )
 for builder in ("conv_1x1_bn", "conv_nxn_bn"):
     case(
         f"vit_mobile.{builder}",
         G_VIT,
         getattr(vit_mobile, builder)(8, 16),
-        [normal(1, 8, 16, 16, seed=2)],
+        [randn(1, 8, 16, 16, seed=2)],
         covers=f"kornia.models.vit_mobile.{builder}",
         note="the convolution block the function builds",
     )
@@ -223,7 +223,7 @@ for kind, (block, inputs) in DET_BLOCKS.items():
     )
     case(qual, G_DET, block, list(inputs), note="fed what the small RT-DETR feeds it")
 AIFI_BLOCK = DET_BLOCKS[hybrid_encoder.AIFI][0]
-case("AIFI.ffn", G_DET, AIFI_BLOCK, [normal(1, 4, 32, seed=4)], method="ffn")
+case("AIFI.ffn", G_DET, AIFI_BLOCK, [randn(1, 4, 32, seed=4)], method="ffn")
 case(
     "AIFI.build_2d_sincos_pos_emb",
     G_DET,
@@ -243,16 +243,16 @@ case(
     "ResNetD.make_stage",
     G_DET,
     deferred(resnet_d_stage),
-    [normal(1, 8, 8, 8, seed=5)],
+    [randn(1, 8, 8, 8, seed=5)],
     covers="kornia.models.rt_detr.model.ResNetD.make_stage",
     note="the stage is built once, seeded, before the call: its weights are the same on every path",
 )
-case("resnet_d.BottleneckD", G_DET, resnet_d.BottleneckD(16, 4, 1, False), [normal(1, 16, 8, 8, seed=5)])
+case("resnet_d.BottleneckD", G_DET, resnet_d.BottleneckD(16, 4, 1, False), [randn(1, 16, 8, 8, seed=5)])
 case(
     "resnet_d.Block",
     G_DET,
     resnet_d.Block(resnet_d.BasicBlockD(16, 16, 1, True)),
-    [normal(1, 16, 8, 8, seed=5)],
+    [randn(1, 16, 8, 8, seed=5)],
 )
 DEPLOY = hybrid_encoder.RepVggBlock(8, 8)
 DEPLOY.eval()
@@ -261,7 +261,7 @@ case(
     "RepVggBlock.optimize_for_deployment",
     G_DET,
     DEPLOY,
-    [normal(1, 8, 8, 8, seed=6)],
+    [randn(1, 8, 8, 8, seed=6)],
     covers="kornia.models.rt_detr.architecture.hybrid_encoder.RepVggBlock.optimize_for_deployment",
     note="the block after folding its branches into one convolution",
 )
@@ -371,7 +371,7 @@ case(
     "common.LayerNorm",
     G_SAM,
     sam_common.LayerNorm(8),
-    [normal(1, 4, 4, 8, seed=25)],
+    [randn(1, 4, 4, 8, seed=25)],
     note="channel-wise norm of SAM's neck",
 )
 PE = sam_prompt_encoder.PositionEmbeddingRandom(16)
@@ -383,13 +383,13 @@ case(
     [torch.tensor([[[10.0, 20.0], [40.0, 30.0]]]), (64, 64)],
     method="forward_with_coords",
 )
-REL_POS = normal(7, 8, seed=9)
+REL_POS = randn(7, 8, seed=9)
 case("get_rel_pos", G_SAM, sam_image_encoder.get_rel_pos, [4, 4, REL_POS])
 case(
     "add_decomposed_rel_pos",
     G_SAM,
     sam_image_encoder.add_decomposed_rel_pos,
-    [normal(2, 16, 16, seed=10), normal(2, 16, 8, seed=11), REL_POS, REL_POS, (4, 4), (4, 4)],
+    [randn(2, 16, 16, seed=10), randn(2, 16, 8, seed=11), REL_POS, REL_POS, (4, 4), (4, 4)],
 )
 for owner in ("Sam.from_config", "Sam.from_name"):
     exclude(
@@ -404,8 +404,8 @@ exclude("kornia.models.sam.model.torch_version_ge", reason="compares torch versi
 
 # Result containers -------------------------------------------------------------------------------
 G_STRUCT = "models.structures"
-LOGITS = normal(1, 2, 16, 16, seed=12)
-SCORES = normal(1, 2, seed=13)
+LOGITS = randn(1, 2, 16, 16, seed=12)
+SCORES = randn(1, 2, seed=13)
 case(
     "SegmentationResults",
     G_STRUCT,
@@ -513,7 +513,7 @@ case(
     "KimiVLProjector",
     G_VLM,
     kimi_vl.KimiVLProjector(kimi_vl.KimiVLProjectorConfig(input_dim=32, hidden_dim=64, output_dim=32)),
-    [normal(1, 16, 32, seed=16), 4, 4],
+    [randn(1, 16, 32, seed=16), 4, 4],
     note="merges 2x2 patches of a 4x4 grid of tokens",
 )
 case(
@@ -612,7 +612,7 @@ case(
     "SmolVLM2",
     G_VLM,
     smolvlm2.SmolVLM2(vision_dim=16, text_dim=16),
-    [normal(1, 4, 16, seed=23), normal(1, 4, 16, seed=24)],
+    [randn(1, 4, 16, seed=23), randn(1, 4, 16, seed=24)],
 )
 for name in ("KimiVLConfig", "KimiVLProjectorConfig", "MoonViTConfig"):
     exclude(f"kornia.models.kimi_vl.{name}", reason="configuration record")
@@ -635,13 +635,13 @@ exclude("kornia.models.vit.VisionTransformer.from_config", reason="builds a name
 case(
     "NaFlex",
     G_VLM,
-    processors.NaFlex(torch.nn.Conv2d(3, 16, 8, stride=8), normal(16, 16, seed=32)),
+    processors.NaFlex(torch.nn.Conv2d(3, 16, 8, stride=8), randn(16, 16, seed=32)),
     [image(h=32, w=48, seed=33)],
     note="random 8x8 patch embedding; a 4x4 table resized to the 4x6 grid",
 )
 case(
     "NaFlex[square]",
     G_VLM,
-    processors.NaFlex(torch.nn.Conv2d(3, 16, 8, stride=8), normal(16, 16, seed=32)),
+    processors.NaFlex(torch.nn.Conv2d(3, 16, 8, stride=8), randn(16, 16, seed=32)),
     [image(h=32, w=32, seed=33)],
 )

@@ -7,7 +7,7 @@ import torch
 
 from capmap import case
 
-from ._inputs_b import binary_mask, image, uniform
+from ._inputs import binary_mask, image, rand
 
 G = "morphology"
 QUICK = ("quick",)
@@ -15,7 +15,7 @@ QUICK = ("quick",)
 rgb = image()
 kernel = torch.ones(3, 3)
 cross = torch.tensor([[0.0, 1.0, 0.0], [1.0, 1.0, 1.0], [0.0, 1.0, 0.0]])
-structuring = uniform(3, 3, high=0.2, seed=1)
+structuring = rand(3, 3, high=0.2, seed=1)
 
 for op in (km.dilation, km.erosion, km.opening, km.closing, km.gradient, km.top_hat, km.bottom_hat):
     name = op.__name__
@@ -27,7 +27,7 @@ for op in (km.dilation, km.erosion, km.opening, km.closing, km.gradient, km.top_
     case(f"{name}[structuring_element]", G, op, [rgb, kernel], {"structuring_element": structuring})
 
 mask = binary_mask(1, 1, 32, 40, seed=2)
-seed = mask * (uniform(1, 1, 32, 40, seed=3) > 0.9).float()
+seed = mask * (rand(1, 1, 32, 40, seed=3) > 0.9).float()
 case("reconstruction", G, km.reconstruction, [seed, mask], {"num_iters": 8})
 case(
     "reconstruction[method=erosion]",

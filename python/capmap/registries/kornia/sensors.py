@@ -9,7 +9,7 @@ from kornia.image import ImageSize
 
 from capmap import case
 
-from ._inputs_b import H, W, uniform
+from ._inputs import H, W, rand
 
 G = "sensors.camera"
 NOTE = "points are kornia Vector2/Vector3 wrappers around tensors"
@@ -23,10 +23,10 @@ models = {
     "Orthographic": cam.Orthographic(size, torch.tensor(intrinsics)),
 }
 # Points in front of the camera that project inside the image.
-xy = uniform(8, 2, low=-0.3, high=0.3, seed=1)
-depth = uniform(8, 1, low=1.0, high=3.0, seed=2)
+xy = rand(8, 2, low=-0.3, high=0.3, seed=1)
+depth = rand(8, 1, low=1.0, high=3.0, seed=2)
 points3d = Vector3(torch.cat([xy * depth, depth], dim=-1))
-pixels = Vector2(torch.stack([uniform(8, high=float(W), seed=3), uniform(8, high=float(H), seed=4)], dim=-1))
+pixels = Vector2(torch.stack([rand(8, high=float(W), seed=3), rand(8, high=float(H), seed=4)], dim=-1))
 
 for name, model in models.items():
     case(name, G, model, [points3d], method="project", note=NOTE)

@@ -8,7 +8,7 @@ import torch
 
 from capmap import case
 
-from ._inputs_b import smooth_image
+from ._inputs import smooth_image
 
 # Random initialisation draws from the global generator: fix it so every import builds the same
 # weights.

@@ -15,7 +15,7 @@ import torch
 
 from capmap import case
 
-from ._inputs_b import image, labels, normal, points_in_image
+from ._inputs import image, labels, points_in_image, randn
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore", DeprecationWarning)
@@ -30,14 +30,14 @@ torch.manual_seed(0)
 G_CORE = "core.ops"
 G_SHIM = "utils.deprecated"
 
-case("eye_like", G_CORE, core.eye_like, [3, normal(2, 4, 4)])
-case("eye_like[shared_memory]", G_CORE, core.eye_like, [3, normal(2, 4, 4)], {"shared_memory": True})
-case("vec_like", G_CORE, core.vec_like, [3, normal(2, 4, 4)])
+case("eye_like", G_CORE, core.eye_like, [3, randn(2, 4, 4)])
+case("eye_like[shared_memory]", G_CORE, core.eye_like, [3, randn(2, 4, 4)], {"shared_memory": True})
+case("vec_like", G_CORE, core.vec_like, [3, randn(2, 4, 4)])
 
 canvas = image(b=2)
 red = torch.tensor([1.0, 0.0, 0.0])
 hwc = image().squeeze(0).permute(1, 2, 0).contiguous()
-spd = normal(2, 3, 3, seed=1)
+spd = randn(2, 3, 3, seed=1)
 spd = spd @ spd.transpose(-1, -2) + torch.eye(3)
 case("utils.create_meshgrid", G_SHIM, ku.create_meshgrid, [8, 10])
 case("utils.create_meshgrid3d", G_SHIM, ku.create_meshgrid3d, [4, 8, 10])
@@ -48,8 +48,8 @@ case(
     [[torch.arange(4.0), torch.arange(5.0)]],
     {"indexing": "ij"},
 )
-case("utils.eye_like", G_SHIM, ku.eye_like, [3, normal(2, 4, 4)])
-case("utils.vec_like", G_SHIM, ku.vec_like, [3, normal(2, 4, 4)])
+case("utils.eye_like", G_SHIM, ku.eye_like, [3, randn(2, 4, 4)])
+case("utils.vec_like", G_SHIM, ku.vec_like, [3, randn(2, 4, 4)])
 case(
     "utils.one_hot",
     G_SHIM,
@@ -93,7 +93,7 @@ case(
     note="no tensor output: returns a text rendering",
 )
 case("utils.safe_inverse_with_mask", G_SHIM, ku.safe_inverse_with_mask, [spd])
-case("utils.safe_solve_with_mask", G_SHIM, ku.safe_solve_with_mask, [normal(2, 3, 1, seed=2), spd])
+case("utils.safe_solve_with_mask", G_SHIM, ku.safe_solve_with_mask, [randn(2, 3, 1, seed=2), spd])
 case(
     "utils.is_mps_tensor_safe",
     G_SHIM,
