@@ -22,9 +22,11 @@ from typing import Any
 from capmap.cases import Case
 from capmap.deferred import Deferred
 
-# Objects deeper than this are named by their class: a registry's values are shallow, and a
-# cycle the identity guard misses must not recurse without end.
-_MAX_DEPTH = 12
+# Objects deeper than this are named by their class, so that a chain the identity guard does not
+# see as a cycle cannot recurse without end. A network's weights sit about four levels down per
+# level of nested modules (object, attributes, submodule table, submodule), and the deepest of
+# Kornia's reach 27.
+_MAX_DEPTH = 200
 # Packages whose functions and classes are named, not read: their code is the surveyed
 # library's or the platform's, not the registry's.
 _NAMED_ONLY = ("torch", "builtins", "numpy", "functools", "typing", "collections", "math", "operator")

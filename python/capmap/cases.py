@@ -151,10 +151,13 @@ def _caller_where() -> str:
     # sys._getframe, not inspect.stack(): the latter reads source for every frame and made
     # importing a registry of a thousand cases take minutes.
     frame = sys._getframe(2)
-    # A registry helper (a function in the same file that calls case()) reports the line of
-    # the module-level statement that called it, which is the line a reader looks for.
+    # A registry helper (a function that calls case(), in the same file or in another module of
+    # the registry's folder) reports the line of the statement in the registry file that called
+    # it, which is the line a reader looks for. The import machinery between two registry
+    # modules lies outside the folder, so one module importing another does not chain them.
+    folder = os.path.dirname(frame.f_code.co_filename)
     outer = frame.f_back
-    while outer is not None and outer.f_code.co_filename == frame.f_code.co_filename:
+    while outer is not None and os.path.dirname(outer.f_code.co_filename) == folder:
         frame, outer = outer, outer.f_back
     return f"{_display_path(frame.f_code.co_filename)}:{frame.f_lineno}"
 

@@ -15,7 +15,6 @@ from typing import Any
 
 from capmap import cases as _cases
 from capmap import surveyed_library
-from capmap.case_digest import case_digests
 from capmap.cases import Case, Exclusion, RegistryError
 
 DEFAULT_REGISTRY = "capmap.registries.kornia"
@@ -173,5 +172,8 @@ def _check_unique(found: list[Case]) -> None:
 
 def inventory(reg: Registry) -> list[dict[str, Any]]:
     """Each case's inventory, with the digest of what it hands the operator (`inputs`)."""
+    # Imported here: a repro script loads registries but may import only what it needs.
+    from capmap.case_digest import case_digests
+
     digests = case_digests(reg.cases, reg.library.get("name"))
     return [{**c.inventory(), "inputs": digests[c.name]} for c in reg.cases]

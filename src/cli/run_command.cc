@@ -282,8 +282,8 @@ void add_run_command(CLI::App& app, int& exit_code) {
                 "row while each leaves no trace (torch's and the library's names, settings, "
                 "processes), which saves the fork and the re-warming of every task");
   cmd->add_option("--only", options->only,
-                  "Run only cases whose name, name prefix or group matches (repeatable); a "
-                  "pattern that matches nothing is an error")
+                  "Run only cases whose name, name prefix or group matches (repeatable); "
+                  "=NAME matches that name alone; a pattern that matches nothing is an error")
       ->allow_extra_args(false);
   cmd->add_option("--paths", options->paths,
                   "Comma-separated paths to probe: any that `capmap list --paths` prints (default: "

@@ -19,10 +19,15 @@ bool has_tag(const nlohmann::json& c, const std::string& tag) {
 
 }  // namespace
 
+bool name_matches_pattern(const std::string& name, const std::string& pattern) {
+  if (pattern.starts_with('=')) return name == std::string_view(pattern).substr(1);
+  return name.starts_with(pattern);
+}
+
 bool case_matches_pattern(const nlohmann::json& c, const std::string& pattern) {
-  std::string name = c.value("name", "");
+  if (name_matches_pattern(c.value("name", ""), pattern)) return true;
+  if (pattern.starts_with('=')) return false;  // a name, exactly
   std::string group = c.value("group", "");
-  if (name.starts_with(pattern)) return true;
   return group == pattern || group.starts_with(pattern + ".");
 }
 

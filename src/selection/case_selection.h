@@ -21,6 +21,8 @@ struct CaseFilter {
 // naming a pattern or tag that selects nothing from the whole inventory.
 std::vector<nlohmann::json> select_cases(const nlohmann::json& inventory, const CaseFilter& filter);
 
+// An --only pattern: a name prefix or a group (and its subgroups); `=NAME` is that name alone.
+bool name_matches_pattern(const std::string& name, const std::string& pattern);
 bool case_matches_pattern(const nlohmann::json& c, const std::string& pattern);
 
 // The bundled default registry surveys its quick tier unless told otherwise:

@@ -193,7 +193,7 @@ std::optional<bool> selection_covers(const RunSelection& selection,
     bool has_group = case_entry.contains("group") && case_entry["group"].is_string();
     bool matched =
         std::any_of(selection.only.begin(), selection.only.end(), [&](const std::string& p) {
-          return has_group ? case_matches_pattern(case_entry, p) : name.starts_with(p);
+          return has_group ? case_matches_pattern(case_entry, p) : name_matches_pattern(name, p);
         });
     if (!matched) {
       if (!has_group)

@@ -27,6 +27,10 @@ def build_linear(n: int) -> torch.nn.Module:
 
 torch.manual_seed(SEED)
 conv = torch.nn.Conv2d(3, 4, 3)
+# Weights under eight levels of nested modules: the digest reads them too.
+deep = torch.nn.Linear(3, 3)
+for _ in range(8):
+    deep = torch.nn.Sequential(deep)
 offset = torch.full((1, 3, 8, 8), OFFSET)
 x = torch.rand(1, 3, 8, 8, generator=torch.Generator().manual_seed(1))
 """
@@ -36,6 +40,7 @@ CASES = {
     "shifted": 'case("shifted", "nn.add", lambda t: torch.relu(t + offset), [x])',
     "linear": 'case("linear", "nn.linear", deferred(build_linear, WIDTH), [torch.ones(2, WIDTH)])',
     "clamp": 'case("clamp", "nn.clamp", torch.clamp, [x], {"min": 0.25})',
+    "deep": 'case("deep", "nn.deep", deep, [torch.ones(2, 3)])',
 }
 
 
@@ -68,7 +73,7 @@ def test_the_digest_follows_what_the_case_computes_on(tmp_path: Path) -> None:
 
     # Weights drawn from another seed, a global the lambda reads, a deferred constructor's
     # argument (its input too): each moves exactly the cases that use it.
-    assert changed(seed=1) == {"conv"}
+    assert changed(seed=1) == {"conv", "deep"}
     assert changed(offset=0.75) == {"shifted"}
     assert changed(width=5) == {"linear"}
 

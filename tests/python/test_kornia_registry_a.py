@@ -17,7 +17,7 @@ from capmap.cases import Case
 from capmap.probes import run_task
 from capmap.registries import kornia as kornia_registry
 
-AREA_MODULES = ["augmentation", "geometry", "geometry_transform", "geometry_camera", "geometry_methods"]
+AREA_MODULES = ["augmentation", "geometry", "geometry_transform", "geometry_camera"]
 SHARDS = 4
 
 

@@ -28,8 +28,7 @@ AREA_MODULES = [
     "tracking",
     "image",
     "models",
-    "models_large",
-    "methods",
+    "core",
     "exclusions",
 ]
 SHARDS = 4

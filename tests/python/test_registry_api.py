@@ -215,6 +215,27 @@ def test_a_module_registry_loads_again_and_names_places_from_its_import_root(
     assert [c.name for c in second.cases] == ["neg"]
 
 
+def test_a_helper_module_of_the_registry_folder_reports_its_callers_line(tmp_path: Path) -> None:
+    """A case made by a helper in another module of the registry's folder is placed at the line
+    of the registry file that called the helper, as a helper in the same file is."""
+    package = tmp_path / "toyhelpers"
+    write(
+        package,
+        "_helpers.py",
+        HEADER + "def negated(name):\n    case(name, 'math', torch.neg, [torch.ones(1)])\n",
+    )
+    write(package, "__init__.py", "REGISTRY_MODULES = ['ops']\n")
+    write(package, "ops.py", "from ._helpers import negated\n\nnegated('neg')\n\n\nnegated('neg2')\n")
+    sys.path.insert(0, str(tmp_path))
+    try:
+        reg = registry.load(["toyhelpers"])
+    finally:
+        sys.path.remove(str(tmp_path))
+        for name in [n for n in sys.modules if n.startswith("toyhelpers")]:
+            del sys.modules[name]
+    assert [c.where.rsplit("/", 1)[-1] for c in reg.cases] == ["ops.py:3", "ops.py:6"]
+
+
 def test_the_bundled_example_registry(tmp_path: Path) -> None:
     reg = registry.load(["capmap.registries.example"])
     names = [c.name for c in reg.cases]

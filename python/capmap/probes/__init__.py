@@ -13,6 +13,7 @@ from capmap.deferred import Deferred
 from capmap.file_trace import LibraryFileTrace, named_objects
 from capmap.probes import catalog, eager
 from capmap.probes.context import ProbeContext, Stopwatch, collection_paused, guarded
+from capmap.random_state import start_random_state
 
 
 def warm_up(paths: list[str], *, run_once: bool = True) -> dict[str, float]:
@@ -79,6 +80,7 @@ def run_task(
         reference["files"] = files.files()
     else:
         state = target_state(case)
+        start_random_state()
         reference = guarded(ctx, eager.probe, "fail")
     _add_flattened(ctx, reference)
     if "eager" in wanted:
@@ -105,6 +107,7 @@ def run_task(
         else:
             if state is not None:
                 state.restore()  # each path starts from the object the eager run started from
+            start_random_state()  # and from the random state it started from
             plugin = catalog.module(p)
             # Looked up at call time: the probes bench swaps a module's probe for a variant.
             record = guarded(ctx, plugin.probe, plugin.PATH.fail_status)

@@ -26,6 +26,7 @@ from capmap.cases import Case
 from capmap.deferred import resolve
 from capmap.probes import catalog
 from capmap.probes.path import ReproSpec, ReproSteps
+from capmap.random_state import SEED_LINES
 from capmap.repro.case_code import case_lines, flattening, input_layout
 from capmap.repro.cells import Cell, RunInfo
 from capmap.repro.copied_helpers import ROOT_CAUSE, helper_source
@@ -99,7 +100,8 @@ def script_text(case: Case, cell: Cell, run: RunInfo, target: Target, pt_name: s
         what = "Inputs and target" if "target" in target.saved else "Inputs"
         lines.append(f"# {what} are saved beside it in {pt_name}.")
     lines.append("# The last line printed is the outcome, in the words of the record.")
-    lines += ["", "import copy", "import dataclasses", "from dataclasses import dataclass, field"]
+    lines += ["", "import copy", "import dataclasses", "import random"]
+    lines += ["from dataclasses import dataclass, field"]
     lines += ["from pathlib import Path", "from typing import Any", "", "import numpy as np", "import torch"]
     lines += list(steps.imports)
     lines += [f"import {module}" for module in target.imports]
@@ -125,9 +127,12 @@ def script_text(case: Case, cell: Cell, run: RunInfo, target: Target, pt_name: s
         "",
         "",
         "def reproduce():",
-        "    # The eager reference, as every capmap task runs it first.",
+        "    # The eager reference, as every capmap task runs it first, from a seeded random state.",
+        *[f"    {line}" for line in SEED_LINES],
         "    with torch.no_grad():",
         "        reference = [t.detach() for t in output_tensors(call(*fresh_inputs()))]",
+        "    # The path starts from the same random state.",
+        *[f"    {line}" for line in SEED_LINES],
     ]
     lines += list(steps.body)
     lines += [

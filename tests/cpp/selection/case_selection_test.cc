@@ -37,6 +37,17 @@ TEST(CaseSelection, OnlyMatchesNamePrefixAndGroup) {
             (std::vector<std::string>{"rgb_to_gray", "find_fundamental"}));
 }
 
+TEST(CaseSelection, AnEqualsSignMatchesOneNameExactly) {
+  CaseFilter filter;
+  filter.only = {"=resize[nearest]", "=geometry"};  // never a prefix, never a group
+  EXPECT_THROW(select_cases(inventory(), filter), UserError);
+  filter.only = {"=resize[nearest]", "=rgb_to_gray"};
+  EXPECT_EQ(names(select_cases(inventory(), filter)),
+            (std::vector<std::string>{"rgb_to_gray", "resize[nearest]"}));
+  EXPECT_FALSE(name_matches_pattern("resize[nearest]", "=resize"));
+  EXPECT_TRUE(name_matches_pattern("resize[nearest]", "resize"));
+}
+
 TEST(CaseSelection, TagsSelectAndEmptyFilterTakesAll) {
   CaseFilter filter;
   EXPECT_EQ(select_cases(inventory(), filter).size(), 5u);

@@ -1,4 +1,21 @@
-"""The Kornia survey: one module per area of kornia's public API."""
+"""The Kornia survey: one module per public package of Kornia.
+
+Each module holds every case of its package: functions, classes, and the methods of those
+classes (`kornia.feature` -> feature.py, `kornia.models` -> models.py, `kornia.core` -> core.py).
+kornia.geometry is the one package spread over three modules, by topic:
+
+- geometry.py: conversions, grid, linalg, the Lie groups, quaternions, poses, lines, planes and
+  vectors;
+- geometry_transform.py: kornia.geometry.transform;
+- geometry_camera.py: cameras, calibration, depth, epipolar geometry, homographies, solvers,
+  RANSAC, sub-pixel ops, boxes and keypoints.
+
+Every input comes from one vocabulary, _inputs.py; _property_cases.py makes the cases of
+properties. exclusions.py names the public names that are not operators. A module that builds
+networks at import seeds torch's generator before each section that draws weights, so that a
+section's weights do not depend on the sections above it. tests/python/test_kornia_layout.py
+checks the layout.
+"""
 
 from capmap import library
 
@@ -15,7 +32,6 @@ REGISTRY_MODULES = [
     "geometry",
     "geometry_transform",
     "geometry_camera",
-    "geometry_methods",
     "filters",
     "color",
     "enhance",
@@ -24,12 +40,11 @@ REGISTRY_MODULES = [
     "losses",
     "metrics",
     "utils",
+    "core",
     "sensors",
     "nerf",
     "tracking",
     "image",
     "models",
-    "models_large",
-    "methods",
     "exclusions",
 ]

@@ -9,7 +9,7 @@ import torch
 
 from capmap import case, deferred
 
-from ._inputs import binary_mask, image, rand, randn, smooth_image
+from ._inputs import binary_mask, image, rand, randn, smooth_image, tiny_rtdetr_config
 
 # Random initialisation draws from the global generator: fix it so every import builds the same
 # weights.
@@ -142,15 +142,6 @@ case(
 )
 edge = deferred(kc.EdgeDetectorBuilder.build, pretrained=False, image_size=64)
 case("EdgeDetector", G, edge, [image(h=64, w=64, seed=9)], note="random DexiNed")
-tiny = kc.TinyViT(
-    img_size=64,
-    num_classes=10,
-    embed_dims=(16, 32, 48, 64),
-    depths=(1, 1, 1, 1),
-    num_heads=(1, 2, 3, 4),
-    window_sizes=(2, 2, 2, 2),
-)
-case("TinyViT", "models.tiny_vit", tiny, [image(h=64, w=64, seed=10)], note="small random configuration")
 case(
     "ObjectDetector",
     G,
@@ -166,4 +157,126 @@ case(
     [smooth_image(c=3, h=48, w=64, seed=11), smooth_image(c=3, h=48, w=64, seed=11).roll(8, dims=-1)],
     check=False,
     note="RANSAC inside: the result depends on random sampling",
+)
+
+
+# Methods of kornia.contrib classes ----------------------------------------------------------------
+RANDOM = "RANSAC or sampling inside: values are not compared"
+fitted_points = torch.cat([randn(30, 2, seed=20) + 4.0, randn(30, 2, seed=21) - 4.0])
+kmeans = kc.KMeans(2, None, max_iterations=10, seed=0)
+kmeans.fit(fitted_points)
+case(
+    "KMeans.cluster_centers",
+    "contrib.methods",
+    lambda: kmeans.cluster_centers,
+    [],
+    covers="kornia.contrib.KMeans.cluster_centers",
+    note="reads the fitted centres: no graph input",
+)
+case(
+    "KMeans.cluster_assignments",
+    "contrib.methods",
+    lambda: kmeans.cluster_assignments,
+    [],
+    covers="kornia.contrib.KMeans.cluster_assignments",
+    note="reads the fitted assignments: no graph input",
+)
+# Builders with a configuration route, and the networks inside the wrappers.
+DETECTOR_CONFIG = tiny_rtdetr_config()
+case(
+    "RTDETRDetectorBuilder.build",
+    "contrib.methods",
+    deferred(
+        kc.RTDETRDetectorBuilder.build,
+        config=DETECTOR_CONFIG,
+        pretrained=False,
+        image_size=64,
+        confidence_threshold=0.0,
+    ),
+    [image(h=64, w=64, seed=26)],
+    covers=("kornia.contrib.RTDETRDetectorBuilder.build", "kornia.contrib.ObjectDetector"),
+    note="the ObjectDetector the builder makes around a small random RT-DETR",
+)
+case(
+    "EdgeDetectorBuilder.build",
+    "contrib.methods",
+    edge,
+    [image(h=64, w=64, seed=27)],
+    covers=("kornia.contrib.EdgeDetectorBuilder.build", "kornia.contrib.EdgeDetector"),
+    note="the EdgeDetector the builder makes around a random DexiNed",
+)
+case(
+    "EdgeDetector.model",
+    "contrib.methods",
+    deferred(getattr, edge, "model"),
+    [image(h=64, w=64, seed=27)],
+    covers="kornia.contrib.EdgeDetector",
+    note="the detector's network without its pre- and post-processing",
+)
+face_boxes = torch.cat([rand(3, 14, high=60.0, seed=28), rand(3, 1, seed=29)], -1)
+case(
+    "FaceDetectorResult",
+    "contrib.methods",
+    lambda data: kc.face_detection.FaceDetectorResult(data).get_keypoint(kc.face_detection.FaceKeypoint.NOSE),
+    [face_boxes],
+    covers=(
+        "kornia.contrib.face_detection.FaceDetectorResult.get_keypoint",
+        "kornia.contrib.face_detection.FaceDetectorResult",
+    ),
+    note="reads a keypoint out of YuNet detections (rows of 15 numbers)",
+)
+FACE_WEIGHTS = (
+    "needs downloaded weights: FaceDetector's constructor builds YuNet with pretrained=True and takes "
+    "no configuration"
+)
+case(
+    "FaceDetector", "contrib.methods", kc.face_detection.FaceDetector, [image(h=64, w=64)], skip=FACE_WEIGHTS
+)
+case(
+    "FaceDetector.model",
+    "contrib.methods",
+    kc.face_detection.FaceDetector,
+    [image(h=64, w=64)],
+    skip=FACE_WEIGHTS,
+)
+
+stitcher = kc.ImageStitcher(kf.LocalFeatureMatcher(kf.SIFTFeature(100), kf.DescriptorMatcher("snn", 0.9)))
+left = torch.nn.functional.interpolate(rand(1, 3, 12, 16, seed=11), size=(48, 64), mode="bilinear")
+right = left.roll(6, dims=-1)
+case("ImageStitcher.preprocess", "contrib.methods", stitcher, [left, right], method="preprocess")
+case(
+    "ImageStitcher.postprocess",
+    "contrib.methods",
+    stitcher,
+    [torch.cat([left, right], -1), torch.ones(1, 3, 48, 128)],
+    method="postprocess",
+)
+case(
+    "ImageStitcher.blend_image",
+    "contrib.methods",
+    stitcher,
+    [left, right, torch.ones(1, 3, 48, 64)],
+    method="blend_image",
+)
+case(
+    "ImageStitcher.stitch_pair",
+    "contrib.methods",
+    stitcher,
+    [left, right],
+    method="stitch_pair",
+    check=False,
+    note=RANDOM,
+)
+with torch.no_grad():
+    prepared = stitcher.preprocess(left, right)
+    matched = stitcher.on_matcher(prepared)
+case("ImageStitcher.on_matcher", "contrib.methods", stitcher, [prepared], method="on_matcher")
+case(
+    "ImageStitcher.estimate_transform",
+    "contrib.methods",
+    lambda k0, k1, b: stitcher.estimate_transform(keypoints0=k0, keypoints1=k1, batch_indexes=b),
+    [matched["keypoints0"], matched["keypoints1"], matched["batch_indexes"]],
+    covers="kornia.contrib.ImageStitcher.estimate_transform",
+    check=False,
+    note=RANDOM,
 )

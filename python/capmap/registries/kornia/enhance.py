@@ -230,3 +230,23 @@ case(
     [rgb_batch, torch.tensor([0.1, 0.2]), torch.tensor([-0.1, 0.0]), torch.tensor([0.05, -0.05])],
 )
 case("threshold[thresh=tensor]", G, ke.threshold, [rgb, torch.tensor(0.4), torch.tensor(0.9)])
+
+
+# Methods of kornia.enhance classes ----------------------------------------------------------------
+data = randn(20, 3, seed=18)
+fitted_zca = ke.ZCAWhitening(compute_inv=True).fit(data)
+case(
+    "ZCAWhitening.inverse_transform",
+    "enhance.methods",
+    fitted_zca,
+    [randn(4, 3, seed=19)],
+    method="inverse_transform",
+)
+case(
+    "ZCAWhitening.fit",
+    "enhance.methods",
+    ke.ZCAWhitening(),
+    [data],
+    method="fit",
+    note="returns the fitted module: no tensor output",
+)

@@ -232,3 +232,14 @@ exclude("kornia.tracking.HomographyTracker.reset_tracking", reason="clears the t
 exclude("kornia.tracking.HomographyTracker.set_target", reason="stores the target image and its features")
 exclude("kornia.core.ImageModuleMixIn.to_tensor", reason="converts a PIL image or array to a tensor (I/O)")
 exclude("kornia.core.ImageModuleMixIn.to_numpy", reason="hands the data to another array library")
+
+
+exclude(
+    "kornia.augmentation.*.set_rng_device_and_dtype", reason="sets the random generator's device and dtype"
+)
+for owner in ("EdgeDetector", "ObjectDetector", "SuperResolution", "TinyViT"):
+    exclude(
+        f"kornia.contrib.{owner}.from_config",
+        reason="builds a model from a named configuration and downloads its weights; "
+        "the model is probed with random weights",
+    )

@@ -11,7 +11,7 @@ import torch
 
 from capmap import case, deferred
 
-from ._inputs import descriptors, image, lafs, points_in_image, rand, randn, smooth_image
+from ._inputs import H, W, descriptors, image, lafs, points_in_image, rand, randn, smooth_image
 
 # Random initialisation draws from the global generator: fix it so every import builds the same
 # weights.
@@ -352,4 +352,170 @@ case(
     G_NET,
     kf.InterpolateSparse2d(),
     [randn(1, 16, 8, 10, seed=23), points_in_image(1, 12, h=32, w=40, seed=24), 32, 40],
+)
+
+
+# Methods of kornia.feature classes ----------------------------------------------------------------
+# Their random weights come from a seed of their own, whatever the cases above drew.
+torch.manual_seed(0)
+GF = "feature.methods"
+square_pair = smooth_image(c=3, h=32, w=32, seed=1)
+aliked = deferred(kf.ALIKED, max_num_keypoints=20)
+case("ALIKED.extract_dense_map", GF, aliked, [square_pair], method="extract_dense_map")
+case("ALIKED.forward_laf", GF, aliked, [square_pair], method="forward_laf")
+# Random weights score every point low: threshold 0 keeps the top_k, so there is something to match.
+xfeat = deferred(kf.XFeat, top_k=20, detection_threshold=0.0)
+case("XFeat.match_xfeat", GF, xfeat, [square_pair, square_pair.flip(-1)], method="match_xfeat")
+case(
+    "XFeat.match_xfeat_star",
+    GF,
+    xfeat,
+    [square_pair, square_pair.flip(-1)],
+    method="match_xfeat_star",
+    empty="random weights: the refinement keeps no match of the mirrored pair",
+)
+sift = kf.SIFTDescriptor(32)
+case("SIFTDescriptor.get_pooling_kernel", GF, sift, [], method="get_pooling_kernel", note="no tensor input")
+case(
+    "SIFTDescriptor.get_weighting_kernel", GF, sift, [], method="get_weighting_kernel", note="no tensor input"
+)
+dense = kf.DenseSIFTDescriptor()
+case("DenseSIFTDescriptor.get_gradient_histograms", GF, dense, [gray], method="get_gradient_histograms")
+case(
+    "DenseSIFTDescriptor.get_pooling_kernel",
+    GF,
+    dense,
+    [],
+    method="get_pooling_kernel",
+    note="no tensor input",
+)
+case(
+    "InterpolateSparse2d.normgrid",
+    GF,
+    kf.InterpolateSparse2d(),
+    [rand(1, 8, 2, high=30.0, seed=2), 32, 32],
+    method="normgrid",
+)
+keynet = kf.KeyNetDetector(pretrained=False, num_features=20)
+case("KeyNetDetector.detect", GF, keynet, [gray], method="detect")
+case(
+    "KeyNetDetector.detect_features_on_single_level",
+    GF,
+    keynet,
+    [gray, 10, (1.0, 1.0)],
+    method="detect_features_on_single_level",
+)
+case("KeyNetDetector.remove_borders", GF, keynet, [randn(1, 1, H, W, seed=3), 4], method="remove_borders")
+case("ScaleSpaceDetector.detect", GF, kf.ScaleSpaceDetector(num_features=20), [gray, 20], method="detect")
+small_glue = kf.LightGlue(None, input_dim=32, descriptor_dim=32, num_heads=2, n_layers=2)
+conf = rand(1, 16, seed=4)
+case("LightGlue.check_if_stop", GF, small_glue, [conf, rand(1, 16, seed=5), 0, 32], method="check_if_stop")
+case("LightGlue.get_pruning_mask", GF, small_glue, [conf, rand(1, 16, seed=5), 0], method="get_pruning_mask")
+sift_matcher = kf.LocalFeatureMatcher(kf.SIFTFeature(50), kf.DescriptorMatcher("snn", 0.9))
+case(
+    "LocalFeatureMatcher.extract_features",
+    GF,
+    sift_matcher,
+    [smooth_image(c=1, h=48, w=64, seed=6)],
+    method="extract_features",
+)
+case(
+    "LocalFeatureMatcher.no_match_output",
+    GF,
+    sift_matcher,
+    ["cpu", torch.float32],
+    method="no_match_output",
+    note="empty tensors: no tensor input",
+    empty="returns the empty result a matcher gives when nothing matches",
+    constant="builds empty tensors from a device and a dtype",
+)
+case(
+    "SIFTDescriptorFromPyramid.orient_and_describe",
+    GF,
+    kf.SIFTDescriptorFromPyramid(),
+    [gray, torch.tensor([[[[6.0, 0.0, 20.0], [0.0, 6.0, 16.0]]]])],
+    method="orient_and_describe",
+)
+
+# Operators of kornia.feature's modules that its __all__ does not list (Kornia's own survey
+# probes them): `capmap coverage` reports these cases apart, as not exported.
+case("sift_describe", GF, kf.siftdesc.sift_describe, [randn(4, 1, 32, 32, seed=7)], {"patch_size": 32})
+case(
+    "get_sift_pooling_kernel",
+    GF,
+    kf.siftdesc.get_sift_pooling_kernel,
+    [],
+    {"ksize": 9},
+    note="no tensor input",
+)
+case(
+    "generate_patch_grid_from_normalized_LAF",
+    GF,
+    kf.laf.generate_patch_grid_from_normalized_LAF,
+    [gray, torch.tensor([[[[0.2, 0.0, 0.5], [0.0, 0.2, 0.5]]]]), 8],
+)
+steerer = kf.steerers.DiscreteSteerer(torch.linalg.qr(randn(16, 16, seed=8))[0])
+case("DiscreteSteerer", GF, steerer, [randn(1, 8, 16, seed=9)])
+case(
+    "DiscreteSteerer.steer_descriptions",
+    GF,
+    steerer,
+    [randn(1, 8, 16, seed=9)],
+    {"steerer_power": 2, "normalize": True},
+    method="steer_descriptions",
+)
+case(
+    "DescriptorMatcherWithSteerer",
+    GF,
+    kf.matching.DescriptorMatcherWithSteerer(steerer, steerer_order=4, match_mode="mnn"),
+    [randn(8, 16, seed=10), randn(8, 16, seed=11)],
+)
+loftr = deferred(kf.LoFTR, pretrained=None)
+case(
+    "LoFTR.extract_features",
+    GF,
+    loftr,
+    [smooth_image(c=1, h=64, w=64, seed=22)],
+    method="extract_features",
+    note="random weights",
+)
+sold2 = deferred(kf.SOLD2, pretrained=False)
+segments = torch.tensor([[[5.0, 5.0], [30.0, 40.0]], [[10.0, 50.0], [50.0, 10.0]]])
+line_desc = randn(1, 128, 16, 16, seed=23)
+case(
+    "SOLD2.match",
+    GF,
+    sold2,
+    [segments, segments.flip(0), line_desc, randn(1, 128, 16, 16, seed=24)],
+    method="match",
+    note="matches two sets of line segments by their dense descriptors",
+)
+_dedode: list[kf.DeDoDe] = []
+
+
+def dedode() -> kf.DeDoDe:
+    """DeDoDe with random VGG weights (28 M parameters), built on first use so that importing the
+    registry stays fast; the DINOv2 descriptor (`G`, the default) needs downloaded weights."""
+    if not _dedode:
+        torch.manual_seed(0)
+        _dedode.append(kf.DeDoDe(detector_model="L", descriptor_model="B", amp_dtype=torch.float32).eval())
+    return _dedode[0]
+
+
+DEDODE_NOTE = "random weights, VGG descriptor (B); the network is built on the first call"
+case(
+    "DeDoDe.detect",
+    GF,
+    lambda images: dedode().detect(images, n=10),
+    [square_pair],
+    covers="kornia.feature.DeDoDe.detect",
+    note=DEDODE_NOTE,
+)
+case(
+    "DeDoDe.describe",
+    GF,
+    lambda images, keypoints: dedode().describe(images, keypoints),
+    [square_pair, rand(1, 10, 2, low=-0.9, high=0.9, seed=25)],
+    covers="kornia.feature.DeDoDe.describe",
+    note=DEDODE_NOTE + "; keypoints in normalised coordinates",
 )

@@ -387,3 +387,13 @@ case(
 )
 case("spatial_gradient[mode=diff,order=2]", G, kf.spatial_gradient, [rgb], {"mode": "diff", "order": 2})
 case("spatial_gradient[normalized=False]", G, kf.spatial_gradient, [rgb], {"normalized": False})
+
+
+# Methods of kornia.filters classes ----------------------------------------------------------------
+case(
+    "OtsuThreshold.transform_input",
+    "filters.methods",
+    kf.OtsuThreshold(),
+    [image()],
+    method="transform_input",
+)

@@ -25,9 +25,12 @@ from kornia.geometry.vector import Scalar, Vector2, Vector3
 
 from capmap import case, exclude
 from capmap.registries.kornia import _inputs as I
+from capmap.registries.kornia._property_cases import prop
 
 G = "geometry.conversions"
 B = 2  # batch of the small geometric inputs
+OBJECT_OUT = "returns a kornia object (an nn.Module): no tensor output to compare"
+RANDOM = "random by design: values are not compared"
 
 R = I.rotation(B)
 Q = I.quaternion(B)
@@ -435,3 +438,243 @@ exclude(
     "kornia.geometry.quaternion.KORNIA_CHECK_TYPE",
     reason="input-validation helper of kornia.core, visible here only because the module has no __all__",
 )
+
+
+# Methods of the Lie group, quaternion, pose, line, plane and vector classes -----------------------
+# Lie groups -----------------------------------------------------------------------------------
+T3 = I.translation(B)[..., 0]
+ANG = I.rand(B, low=-1.0, high=1.0, seed=11)
+MAT4 = torch.eye(4).repeat(B, 1, 1)
+MAT4[:, :3, :3] = R
+MAT4[:, :3, 3] = T3
+MAT3 = torch.eye(3).repeat(B, 1, 1)
+MAT3[:, :2, :2] = torch.stack(
+    [torch.stack([THETA.cos(), -THETA.sin()], -1), torch.stack([THETA.sin(), THETA.cos()], -1)], -2
+)
+MAT3[:, :2, 2] = I.randn(B, 2, seed=12)
+
+case("So3.inverse", GLG, SO3, [], method="inverse", note=OBJECT_OUT)
+case("So3.from_matrix", GLG, So3, [R], method="from_matrix", note=OBJECT_OUT)
+case("So3.from_wxyz", GLG, So3, [Q], method="from_wxyz", note=OBJECT_OUT)
+case("So3.identity", GLG, So3, [B], method="identity", note=OBJECT_OUT + "; no tensor input")
+case("So3.random", GLG, So3, [B], method="random", check=False, note=RANDOM)
+case("So3.rot_x", GLG, So3, [ANG], method="rot_x", note=OBJECT_OUT)
+case("So3.rot_y", GLG, So3, [ANG], method="rot_y", note=OBJECT_OUT)
+case("So3.rot_z", GLG, So3, [ANG], method="rot_z", note=OBJECT_OUT)
+case("So3.Jl", GLG, So3, [V3], method="Jl")
+case("So3.Jr", GLG, So3, [V3], method="Jr")
+prop("So3.q", GLG, lambda q: So3(Quaternion(q)).q, [Q], "kornia.geometry.liegroup.So3.q")
+case("So3.exp[matrix]", GLG, lambda v: So3.exp(v).matrix(), [V3], covers="kornia.geometry.liegroup.So3.exp")
+
+case("Se3.inverse", GLG, SE3, [], method="inverse", note=OBJECT_OUT)
+case("Se3.from_matrix", GLG, Se3, [MAT4], method="from_matrix", note=OBJECT_OUT)
+case("Se3.from_qxyz", GLG, Se3, [torch.cat([Q, T3], -1)], method="from_qxyz", note=OBJECT_OUT)
+case("Se3.identity", GLG, Se3, [B], method="identity", note=OBJECT_OUT + "; no tensor input")
+case("Se3.random", GLG, Se3, [B], method="random", check=False, note=RANDOM)
+case("Se3.rot_x", GLG, Se3, [ANG], method="rot_x", note=OBJECT_OUT)
+case("Se3.rot_y", GLG, Se3, [ANG], method="rot_y", note=OBJECT_OUT)
+case("Se3.rot_z", GLG, Se3, [ANG], method="rot_z", note=OBJECT_OUT)
+case("Se3.trans", GLG, Se3, [T3[:, 0], T3[:, 1], T3[:, 2]], method="trans", note=OBJECT_OUT)
+case("Se3.trans_x", GLG, Se3, [T3[:, 0]], method="trans_x", note=OBJECT_OUT)
+case("Se3.trans_y", GLG, Se3, [T3[:, 1]], method="trans_y", note=OBJECT_OUT)
+case("Se3.trans_z", GLG, Se3, [T3[:, 2]], method="trans_z", note=OBJECT_OUT)
+case(
+    "Se3.exp[matrix]",
+    GLG,
+    lambda v: Se3.exp(v).matrix(),
+    [I.randn(B, 6, seed=8, scale=0.5)],
+    covers="kornia.geometry.liegroup.Se3.exp",
+)
+prop(
+    "Se3.rotation",
+    GLG,
+    lambda q, t: Se3(So3(Quaternion(q)), t).rotation.matrix(),
+    [Q, T3],
+    "kornia.geometry.liegroup.Se3.rotation",
+)
+prop(
+    "Se3.translation",
+    GLG,
+    lambda q, t: Se3(So3(Quaternion(q)), t).translation,
+    [Q, T3],
+    "kornia.geometry.liegroup.Se3.translation",
+)
+prop(
+    "Se3.quaternion",
+    GLG,
+    lambda q, t: Se3(So3(Quaternion(q)), t).quaternion.data,
+    [Q, T3],
+    "kornia.geometry.liegroup.Se3.quaternion",
+)
+
+case("So2.inverse", GLG, SO2, [], method="inverse", note=OBJECT_OUT)
+case("So2.exp", GLG, So2, [THETA], method="exp", note=OBJECT_OUT)
+case(
+    "So2.exp[matrix]", GLG, lambda t: So2.exp(t).matrix(), [THETA], covers="kornia.geometry.liegroup.So2.exp"
+)
+case("So2.from_matrix", GLG, So2, [MAT3[:, :2, :2].contiguous()], method="from_matrix", note=OBJECT_OUT)
+case("So2.identity", GLG, So2, [B], method="identity", note=OBJECT_OUT + "; no tensor input")
+case("So2.random", GLG, So2, [B], method="random", check=False, note=RANDOM)
+prop("So2.z", GLG, lambda t: So2.exp(t).z.real, [THETA], "kornia.geometry.liegroup.So2.z")
+
+case("Se2.inverse", GLG, SE2, [], method="inverse", note=OBJECT_OUT)
+case("Se2.exp", GLG, Se2, [I.randn(B, 3, seed=10, scale=0.5)], method="exp", note=OBJECT_OUT)
+case(
+    "Se2.exp[matrix]",
+    GLG,
+    lambda v: Se2.exp(v).matrix(),
+    [I.randn(B, 3, seed=10, scale=0.5)],
+    covers="kornia.geometry.liegroup.Se2.exp",
+)
+case("Se2.from_matrix", GLG, Se2, [MAT3], method="from_matrix", note=OBJECT_OUT)
+case("Se2.identity", GLG, Se2, [B], method="identity", note=OBJECT_OUT + "; no tensor input")
+case("Se2.random", GLG, Se2, [B], method="random", check=False, note=RANDOM)
+case("Se2.trans", GLG, Se2, [T3[:, 0], T3[:, 1]], method="trans", note=OBJECT_OUT)
+case("Se2.trans_x", GLG, Se2, [T3[:, 0]], method="trans_x", note=OBJECT_OUT)
+case("Se2.trans_y", GLG, Se2, [T3[:, 1]], method="trans_y", note=OBJECT_OUT)
+prop(
+    "Se2.rotation",
+    GLG,
+    lambda m: Se2.from_matrix(m).rotation.matrix(),
+    [MAT3],
+    "kornia.geometry.liegroup.Se2.rotation",
+)
+prop(
+    "Se2.translation",
+    GLG,
+    lambda m: Se2.from_matrix(m).translation,
+    [MAT3],
+    "kornia.geometry.liegroup.Se2.translation",
+)
+
+# Quaternion -----------------------------------------------------------------------------------
+case("Quaternion.__add__", GQ, QUAT, [QUAT2], method="__add__")
+case("Quaternion.__sub__", GQ, QUAT, [QUAT2], method="__sub__")
+case("Quaternion.__neg__", GQ, QUAT, [], method="__neg__")
+case("Quaternion.__truediv__", GQ, QUAT, [QUAT2], method="__truediv__")
+case("Quaternion.__pow__", GQ, QUAT, [0.5], method="__pow__")
+SCALE = I.rand(B, 1, low=0.5, high=2.0, seed=6)
+case("Quaternion.__radd__", GQ, QUAT, [SCALE], method="__radd__", note="a scalar per quaternion on the left")
+case("Quaternion.__rsub__", GQ, QUAT, [SCALE], method="__rsub__")
+case("Quaternion.__rmul__", GQ, QUAT, [2.0], method="__rmul__", note="a Python float on the left")
+case("Quaternion.__rtruediv__", GQ, QUAT, [2.0], method="__rtruediv__")
+case("Quaternion.conj", GQ, QUAT, [], method="conj")
+case("Quaternion.inv", GQ, QUAT, [], method="inv")
+case("Quaternion.normalize", GQ, QUAT, [], method="normalize")
+case("Quaternion.from_euler", GQ, Quaternion, [ANG, ANG * 0.5, -ANG], method="from_euler")
+case(
+    "Quaternion.from_coeffs",
+    GQ,
+    Quaternion,
+    [0.5, 0.5, 0.5, 0.5],
+    method="from_coeffs",
+    note="Python floats in",
+)
+case("Quaternion.identity", GQ, Quaternion, [B], method="identity", note="no tensor input")
+case("Quaternion.random", GQ, Quaternion, [B], method="random", check=False, note=RANDOM)
+prop(
+    "Quaternion.polar_angle",
+    GQ,
+    lambda q: Quaternion(q).polar_angle,
+    [Q],
+    "kornia.geometry.Quaternion.polar_angle",
+)
+prop("Quaternion.vec", GQ, lambda q: Quaternion(q).vec, [Q], "kornia.geometry.Quaternion.vec")
+prop("Quaternion.w", GQ, lambda q: Quaternion(q).w, [Q], "kornia.geometry.Quaternion.w")
+prop("Quaternion.x", GQ, lambda q: Quaternion(q).x, [Q], "kornia.geometry.Quaternion.x")
+prop("Quaternion.y", GQ, lambda q: Quaternion(q).y, [Q], "kornia.geometry.Quaternion.y")
+prop("Quaternion.z", GQ, lambda q: Quaternion(q).z, [Q], "kornia.geometry.Quaternion.z")
+
+# Poses ----------------------------------------------------------------------------------------
+NPOSE2 = NamedPose(
+    Se3(So3(Quaternion(I.quaternion(B, seed=5))), T3.flip(0)), frame_src="world", frame_dst="map"
+)
+case("NamedPose.inverse", GPO, NPOSE, [], method="inverse", note=OBJECT_OUT)
+case("NamedPose.__mul__", GPO, NPOSE2, [NPOSE], method="__mul__", note=OBJECT_OUT)
+case("NamedPose.from_matrix", GPO, NamedPose, [MAT4, "cam", "world"], method="from_matrix", note=OBJECT_OUT)
+case("NamedPose.from_rt", GPO, NamedPose, [R, T3, "cam", "world"], method="from_rt", note=OBJECT_OUT)
+prop(
+    "NamedPose.rotation",
+    GPO,
+    lambda m: NamedPose.from_matrix(m, "cam", "world").rotation.matrix(),
+    [MAT4],
+    "kornia.geometry.pose.NamedPose.rotation",
+)
+prop(
+    "NamedPose.translation",
+    GPO,
+    lambda m: NamedPose.from_matrix(m, "cam", "world").translation,
+    [MAT4],
+    "kornia.geometry.pose.NamedPose.translation",
+)
+
+# Lines, planes, vectors -----------------------------------------------------------------------
+P0, P1, P2 = I.randn(B, 3), I.randn(B, 3, seed=1), I.randn(B, 3, seed=2)
+case("ParametrizedLine.through", GLN, ParametrizedLine, [P0, P1], method="through", note=OBJECT_OUT)
+prop(
+    "ParametrizedLine.direction",
+    GLN,
+    lambda a, b: ParametrizedLine.through(a, b).direction,
+    [P0, P1],
+    "kornia.geometry.line.ParametrizedLine.direction",
+)
+case("Hyperplane.through", GPL, Hyperplane, [P0, P1, P2], method="through", note=OBJECT_OUT)
+case(
+    "Hyperplane.from_vector",
+    GPL,
+    Hyperplane,
+    [Vector3(torch.nn.functional.normalize(P0, dim=-1)), Vector3(P1)],
+    method="from_vector",
+    note=OBJECT_OUT,
+)
+prop(
+    "Hyperplane.normal",
+    GPL,
+    lambda a, b, c: Hyperplane.through(a, b, c).normal,
+    [P0, P1, P2],
+    "kornia.geometry.Hyperplane.normal",
+)
+prop(
+    "Hyperplane.offset",
+    GPL,
+    lambda a, b, c: Hyperplane.through(a, b, c).offset,
+    [P0, P1, P2],
+    "kornia.geometry.Hyperplane.offset",
+)
+
+VEC2 = Vector2(I.randn(B, 2))
+VEC2B = Vector2(I.randn(B, 2, seed=1))
+VEC3B = Vector3(I.rand(B, 3, seed=1, low=0.5, high=2.0))
+case("Vector2.dot", GV, VEC2, [VEC2B], method="dot")
+case("Vector2.squared_norm", GV, VEC2, [], method="squared_norm")
+case("Vector2.from_coords", GV, Vector2, [I.randn(B), I.randn(B, seed=1)], method="from_coords")
+case("Vector2.random", GV, Vector2, [(B,)], method="random", check=False, note=RANDOM)
+case("Vector3.random", GV, Vector3, [(B,)], method="random", check=False, note=RANDOM)
+prop("Vector2.x", GV, lambda v: Vector2(v).x, [I.randn(B, 2)], "kornia.geometry.vector.Vector2.x")
+prop("Vector2.y", GV, lambda v: Vector2(v).y, [I.randn(B, 2)], "kornia.geometry.vector.Vector2.y")
+prop("Vector3.x", GV, lambda v: Vector3(v).x, [I.randn(B, 3)], "kornia.geometry.vector.Vector3.x")
+prop("Vector3.y", GV, lambda v: Vector3(v).y, [I.randn(B, 3)], "kornia.geometry.vector.Vector3.y")
+prop("Vector3.z", GV, lambda v: Vector3(v).z, [I.randn(B, 3)], "kornia.geometry.vector.Vector3.z")
+# Arithmetic on the tensor wrappers (defined once by kornia.core.TensorWrapper).
+for dunder, other in (
+    ("__add__", VEC3B),
+    ("__radd__", VEC3B),
+    ("__sub__", VEC3B),
+    ("__rsub__", VEC3B),
+    ("__mul__", VEC3B),
+    ("__rmul__", VEC3B),
+    ("__truediv__", VEC3B),
+    ("__rtruediv__", VEC3B),
+    ("__floordiv__", VEC3B),
+    ("__rfloordiv__", VEC3B),
+    ("__mod__", VEC3B),
+    ("__rmod__", VEC3B),
+    ("__pow__", 2.0),
+    ("__rpow__", 2.0),
+    ("__matmul__", I.randn(3, 3, seed=4)),
+    ("__rmatmul__", I.randn(3, B, seed=4)),
+):
+    case(f"Vector3.{dunder}", GV, VEC3, [other], method=dunder)
+case("Vector3.__neg__", GV, VEC3, [], method="__neg__")
+case("Vector3.__pos__", GV, VEC3, [], method="__pos__")
+case("Vector3.__abs__", GV, VEC3, [], method="__abs__")

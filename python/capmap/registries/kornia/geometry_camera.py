@@ -22,8 +22,11 @@ from kornia.geometry.ransac import RANSAC
 
 from capmap import case, exclude
 from capmap.registries.kornia import _inputs as I
+from capmap.registries.kornia._property_cases import attribute, prop
 
 B = 2
+OBJECT_OUT = "returns a kornia object (an nn.Module): no tensor output to compare"
+RANDOM = "random by design: values are not compared"
 K = I.intrinsics(B)
 PTS2 = I.points2d(B, 8)
 PTS3 = I.points3d(B, 8)
@@ -628,3 +631,176 @@ case(
     {"precomputed_nms_mask": nms_mask},
 )
 case("nms2d[mask_only,5x5]", GP, sub.nms2d, [HEAT], {"kernel_size": (5, 5), "mask_only": True})
+
+
+# kornia.geometry.camera.stereo's function form of StereoCamera.reproject_disparity_to_3D.
+stereo_left = torch.tensor([[[48.0, 0.0, 19.5, 0.0], [0.0, 48.0, 15.5, 0.0], [0.0, 0.0, 1.0, 0.0]]])
+stereo_right = stereo_left.clone()
+stereo_right[:, 0, 3] = -4.8
+with torch.no_grad():
+    stereo_q = cam.StereoCamera(stereo_left, stereo_right).Q
+case(
+    "stereo.reproject_disparity_to_3D",
+    "geometry.camera",
+    cam.stereo.reproject_disparity_to_3D,
+    [I.rand(1, I.H, I.W, 1, low=1.0, high=8.0, seed=32), stereo_q],
+)
+
+
+# Methods of the box, keypoint, camera, depth and RANSAC classes -----------------------------------
+# Boxes and keypoints --------------------------------------------------------------------------
+BOXES_B = Boxes.from_tensor(I.boxes_xyxy(B, 2, seed=3), mode="xyxy")
+PAD4 = torch.tensor([[1, 1, 1, 1]]).repeat(B, 1)
+INDEX = (torch.tensor([0, 1]), torch.tensor([1, 0]))
+case("Boxes.clone", GBX, BOXES, [], method="clone")
+case("Boxes.merge", GBX, BOXES, [BOXES_B], method="merge")
+case("Boxes.unpad", GBX, BOXES, [PAD4], method="unpad")
+case("Boxes.type", GBX, BOXES, [torch.float32], method="type")
+case("Boxes.to", GBX, BOXES, [], {"dtype": torch.float32}, method="to")
+case("Boxes.index_put", GBX, BOXES, [INDEX, BOXES.data[0, :2].clone()], method="index_put")
+case("Boxes.transform_boxes_", GBX, BOXES.clone(), [I.homography(B)], method="transform_boxes_")
+case("Boxes3D.get_boxes_shape", GBX, BOXES3, [], method="get_boxes_shape")
+case("Boxes3D.to", GBX, BOXES3, [], {"dtype": torch.float32}, method="to")
+case(
+    "Boxes3D.transform_boxes_",
+    GBX,
+    Boxes3D.from_tensor(BOXES3.to_tensor()),
+    [I.homography3d(1)],
+    method="transform_boxes_",
+)
+VBOXES = VideoBoxes.from_tensor(I.box_corners(B, 3).unsqueeze(0))
+case("VideoBoxes.to_tensor", GBX, VBOXES, [], method="to_tensor")
+case("VideoBoxes.clone", GBX, VBOXES, [], method="clone")
+prop(
+    "Boxes.data",
+    GBX,
+    lambda b: Boxes.from_tensor(b, mode="xyxy").data,
+    [I.boxes_xyxy(B, 3)],
+    "kornia.geometry.boxes.Boxes.data",
+)
+case("Keypoints.clone", GK, KPTS, [], method="clone")
+case("Keypoints.unpad", GK, KPTS, [PAD4], method="unpad")
+case("Keypoints.type", GK, KPTS, [torch.float32], method="type")
+case("Keypoints.index_put", GK, KPTS, [INDEX, KPTS.data[0, :2].clone()], method="index_put")
+case(
+    "Keypoints.transform_keypoints_",
+    GK,
+    Keypoints(I.points2d(B, 6)),
+    [I.homography(B)],
+    method="transform_keypoints_",
+)
+case("Keypoints3D.clone", GK, KPTS3, [], method="clone")
+NOT_IMPLEMENTED = "raises NotImplementedError in kornia 0.9: nothing to probe"
+for name in ("pad", "unpad", "transform_keypoints", "transform_keypoints_"):
+    exclude(f"kornia.geometry.keypoints.Keypoints3D.{name}", reason=NOT_IMPLEMENTED)
+exclude("kornia.geometry.boxes.Boxes.trim", reason=NOT_IMPLEMENTED)
+
+# Cameras --------------------------------------------------------------------------------------
+K4 = I.intrinsics4(B)
+E4 = I.extrinsics4(B)
+HS = torch.full((B,), float(I.H))
+WS = torch.full((B,), float(I.W))
+case("PinholeCamera.scale", GC, PINHOLE, [torch.full((B,), 0.5)], method="scale", note=OBJECT_OUT)
+case(
+    "PinholeCamera.scale_",
+    GC,
+    cam.PinholeCamera(K4.clone(), E4.clone(), HS.clone(), WS.clone()),
+    [0.5],
+    method="scale_",
+    note=OBJECT_OUT,
+)
+case("PinholeCamera.clone", GC, PINHOLE, [], method="clone", note=OBJECT_OUT)
+FOCAL = I.rand(B, low=40.0, high=60.0)
+T3 = I.translation(B)[..., 0]
+case(
+    "PinholeCamera.from_parameters",
+    GC,
+    cam.PinholeCamera,
+    [
+        FOCAL,
+        FOCAL,
+        FOCAL * 0 + 19.5,
+        FOCAL * 0 + 15.5,
+        I.H,
+        I.W,
+        T3[:, 0],
+        T3[:, 1],
+        T3[:, 2],
+        B,
+        "cpu",
+        torch.float32,
+    ],
+    method="from_parameters",
+    note=OBJECT_OUT,
+)
+
+
+PIN_IN = [K4, E4, HS, WS]
+attribute("PinholeCamera.camera_matrix", GC, cam.PinholeCamera, PIN_IN, "kornia.geometry")
+attribute("PinholeCamera.intrinsics", GC, cam.PinholeCamera, PIN_IN, "kornia.geometry")
+attribute("PinholeCamera.extrinsics", GC, cam.PinholeCamera, PIN_IN, "kornia.geometry")
+attribute("PinholeCamera.rotation_matrix", GC, cam.PinholeCamera, PIN_IN, "kornia.geometry")
+attribute("PinholeCamera.translation_vector", GC, cam.PinholeCamera, PIN_IN, "kornia.geometry")
+attribute("PinholeCamera.rt_matrix", GC, cam.PinholeCamera, PIN_IN, "kornia.geometry")
+attribute("PinholeCamera.fx", GC, cam.PinholeCamera, PIN_IN, "kornia.geometry")
+attribute("PinholeCamera.fy", GC, cam.PinholeCamera, PIN_IN, "kornia.geometry")
+attribute("PinholeCamera.cx", GC, cam.PinholeCamera, PIN_IN, "kornia.geometry")
+attribute("PinholeCamera.cy", GC, cam.PinholeCamera, PIN_IN, "kornia.geometry")
+attribute("PinholeCamera.tx", GC, cam.PinholeCamera, PIN_IN, "kornia.geometry")
+attribute("PinholeCamera.ty", GC, cam.PinholeCamera, PIN_IN, "kornia.geometry")
+attribute("PinholeCamera.tz", GC, cam.PinholeCamera, PIN_IN, "kornia.geometry")
+STEREO_RIGHT[:, 0, 3] = -48.0 * 0.1
+STEREO_IN = [STEREO_LEFT, STEREO_RIGHT]
+attribute("StereoCamera.Q", GC, cam.StereoCamera, STEREO_IN, "kornia.geometry")
+attribute("StereoCamera.fx", GC, cam.StereoCamera, STEREO_IN, "kornia.geometry")
+attribute("StereoCamera.fy", GC, cam.StereoCamera, STEREO_IN, "kornia.geometry")
+attribute("StereoCamera.cx_left", GC, cam.StereoCamera, STEREO_IN, "kornia.geometry")
+attribute("StereoCamera.cx_right", GC, cam.StereoCamera, STEREO_IN, "kornia.geometry")
+attribute("StereoCamera.cy", GC, cam.StereoCamera, STEREO_IN, "kornia.geometry")
+attribute("StereoCamera.tx", GC, cam.StereoCamera, STEREO_IN, "kornia.geometry")
+
+WARPER = dep.DepthWarper(PINHOLE, I.H, I.W)
+WARPER.compute_projection_matrix(PINHOLE_SRC)
+case("DepthWarper.warp_grid", GD, WARPER, [I.depth(B)], method="warp_grid")
+case("DepthWarper.compute_subpixel_step", GD, WARPER, [], method="compute_subpixel_step")
+case(
+    "DepthWarper.compute_projection_matrix",
+    GD,
+    dep.DepthWarper(PINHOLE, I.H, I.W),
+    [PINHOLE_SRC],
+    method="compute_projection_matrix",
+    note="returns the DepthWarper itself: no tensor output",
+)
+
+# RANSAC's steps -------------------------------------------------------------------------------
+# The matches of R_PTS1 under HMAT without the outliers added above.
+R_PTS2_EXACT = torch.cat([R_PTS1, torch.ones(40, 1)], -1) @ HMAT[0].T
+R_PTS2_EXACT = R_PTS2_EXACT[:, :2] / R_PTS2_EXACT[:, 2:]
+RANSAC_H = RANSAC("homography", max_iter=3, batch_size=8, seed=0)
+SAMPLE = torch.stack([torch.arange(4) + 4 * i for i in range(8)])
+case(
+    "RANSAC.estimate_model_from_minsample",
+    GR,
+    RANSAC_H,
+    [R_PTS1[SAMPLE], R_PTS2_EXACT[SAMPLE]],
+    method="estimate_model_from_minsample",
+)
+with torch.no_grad():
+    MODELS = RANSAC_H.estimate_model_from_minsample(R_PTS1[SAMPLE], R_PTS2_EXACT[SAMPLE])
+case("RANSAC.verify", GR, RANSAC_H, [R_PTS1, R_PTS2_EXACT, MODELS, 2.0], method="verify")
+case("RANSAC.remove_bad_models", GR, RANSAC_H, [MODELS], method="remove_bad_models")
+case(
+    "RANSAC.remove_bad_samples",
+    GR,
+    RANSAC_H,
+    [R_PTS1[SAMPLE], R_PTS2_EXACT[SAMPLE]],
+    method="remove_bad_samples",
+)
+case(
+    "RANSAC.polish_model",
+    GR,
+    RANSAC_H,
+    [R_PTS1, R_PTS2_EXACT, torch.ones(40, dtype=torch.bool)],
+    method="polish_model",
+)
+case("RANSAC.sample", GR, RANSAC_H, [4, 40, 8, 0], method="sample", check=False, note=RANDOM)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import kornia.geometry.transform as T
 import torch
+from kornia.geometry.transform import Homography, ImageRegistrator, ScalePyramid, Similarity
 
 from capmap import case, exclude
 from capmap.registries.kornia import _inputs as I
@@ -12,6 +13,8 @@ IMG = I.image()
 IMG2 = I.image(2)
 VOL = I.volume()
 B = 2
+OBJECT_OUT = "returns a kornia object (an nn.Module): no tensor output to compare"
+RANDOM = "random by design: values are not compared"
 
 GW = "geometry.transform.imgwarp"
 GA = "geometry.transform.affwarp"
@@ -516,3 +519,50 @@ case(
 )
 case("rescale[factor=tuple]", GA, T.rescale, [IMG], {"factor": (0.5, 0.75)})
 case("scale[scale_factor=scalar]", GA, T.scale, [IMG2, SCALE[:, :1]])
+
+
+# Methods of the image registrator, homography models and pyramids ---------------------------------
+# Image registration and pyramids --------------------------------------------------------------
+G_REGISTRATION = "geometry.transform"
+case(
+    "Homography.forward_inverse",
+    G_REGISTRATION,
+    Homography(),
+    [],
+    method="forward_inverse",
+    note="the model's own parameters",
+)
+case(
+    "Similarity.forward_inverse",
+    G_REGISTRATION,
+    Similarity(),
+    [],
+    method="forward_inverse",
+    note="the model's own parameters",
+)
+REGISTRATOR = ImageRegistrator("similarity", num_iterations=1, pyramid_levels=1)
+SRC = I.image(1, h=16, w=16)
+case("ImageRegistrator.warp_src_into_dst", G_REGISTRATION, REGISTRATOR, [SRC], method="warp_src_into_dst")
+case("ImageRegistrator.warp_dst_into_src", G_REGISTRATION, REGISTRATOR, [SRC], method="warp_dst_into_src")
+case(
+    "ImageRegistrator.warp_dst_inro_src",
+    G_REGISTRATION,
+    REGISTRATOR,
+    [SRC],
+    method="warp_dst_inro_src",
+    note="deprecated misspelt alias of warp_dst_into_src, still public in 0.9",
+)
+case(
+    "ImageRegistrator.get_single_level_loss",
+    G_REGISTRATION,
+    REGISTRATOR,
+    [SRC, I.image(1, h=16, w=16, seed=1), torch.eye(3)[None]],
+    method="get_single_level_loss",
+)
+case(
+    "ScalePyramid.get_first_level",
+    G_REGISTRATION,
+    ScalePyramid(3, 1.6, 15),
+    [I.gray(1)],
+    method="get_first_level",
+)

@@ -78,3 +78,10 @@ case(
 )
 case("Image[to_bgr]", G, rgb_image, [], method="to_bgr")
 case("ImageSize", G, ki.ImageSize, [H, W], note="a size record: no tensor output")
+
+
+# Methods of kornia.image classes ------------------------------------------------------------------
+bgr = ki.Image(image().squeeze(0), ki.PixelFormat(ki.ColorSpace.BGR, 32), layout)
+case("Image.to_rgb", "image.methods", bgr, [], method="to_rgb", note="the Image container, no graph input")
+case("Image.clone", "image.methods", bgr, [], method="clone")
+case("Image.float", "image.methods", bgr, [], method="float")

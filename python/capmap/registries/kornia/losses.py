@@ -202,3 +202,45 @@ case(
     kl.MS_SSIMLoss(sigmas=(0.25, 0.5, 1.0)),
     [image(h=32, w=32), image(h=32, w=32, seed=5)],
 )
+
+
+# Methods of kornia.losses classes -----------------------------------------------------------------
+GL = "losses.methods"
+haus = kl.HausdorffERLoss(k=3)
+hausdorff_pred = rand(1, 1, 16, 16, seed=12)
+hausdorff_target = binary_mask(1, 1, 16, 16, seed=13).long()
+case("HausdorffERLoss.get_kernel", GL, haus, [], method="get_kernel", note="no tensor input")
+case("HausdorffERLoss.max_pool", GL, kl.HausdorffERLoss, [hausdorff_pred], method="max_pool")
+case(
+    "HausdorffERLoss.perform_erosion", GL, haus, [hausdorff_pred, hausdorff_target], method="perform_erosion"
+)
+case(
+    "HausdorffERLoss3D.max_pool",
+    GL,
+    kl.HausdorffERLoss3D,
+    [rand(1, 1, 4, 8, 8, seed=14)],
+    method="max_pool",
+)
+case(
+    "HausdorffERLoss3D.get_kernel",
+    GL,
+    kl.HausdorffERLoss3D(k=3),
+    [],
+    method="get_kernel",
+    note="no tensor input",
+)
+reference = rand(1, 16, 16, seed=15)
+mi = kl.MILossFromRef2D(reference, num_bins=8)
+other = kl.MILossFromRef2D.arrange_shape(rand(1, 16, 16, seed=16))
+case("MILossFromRef2D.entropies", GL, mi, [other], method="entropies")
+case(
+    "MILossFromRef2D.trace_in_ref_mask",
+    GL,
+    mi,
+    [other, torch.ones_like(other, dtype=torch.bool)],
+    method="trace_in_ref_mask",
+)
+case("MILossFromRef2D.fix_mask", GL, kl.MILossFromRef2D, [None, other], method="fix_mask")
+for owner in ("MILossFromRef2D", "MILossFromRef3D", "NMILossFromRef2D", "NMILossFromRef3D"):
+    shaped = rand(2, 4, 4, seed=17) if owner.endswith("2D") else rand(2, 3, 4, 4, seed=17)
+    case(f"{owner}.arrange_shape", GL, getattr(kl, owner), [shaped], method="arrange_shape")

@@ -34,3 +34,29 @@ for name, model in models.items():
 generic = cam.CameraModel(size, cam.CameraModelType.PINHOLE, torch.tensor(intrinsics))
 case("CameraModel", G, generic, [points3d], method="project", note=NOTE)
 case("CameraModel[unproject]", G, generic, [pixels, depth.squeeze(-1)], method="unproject", note=NOTE)
+
+
+# Methods of kornia.sensors classes ----------------------------------------------------------------
+params = torch.tensor([float(W), float(W), W / 2.0, H / 2.0])
+pinhole = cam.PinholeModel(size, params)
+ortho = cam.Orthographic(size, params)
+case("PinholeModel.matrix", "sensors.methods", pinhole, [], method="matrix")
+case(
+    "PinholeModel.scale",
+    "sensors.methods",
+    pinhole,
+    [torch.tensor(0.5)],
+    method="scale",
+    note="returns a PinholeModel",
+)
+case("Orthographic.matrix", "sensors.methods", ortho, [], method="matrix")
+case("Orthographic.K", "sensors.methods", ortho, [], method="K")
+for attr in ("fx", "fy", "cx", "cy"):
+    case(
+        f"Orthographic.{attr}",
+        "sensors.methods",
+        lambda p, attr=attr: getattr(cam.Orthographic(size, p), attr),
+        [params],
+        covers=f"kornia.sensors.camera.Orthographic.{attr}",
+        note="reads a property of a camera built from the inputs",
+    )

@@ -8,7 +8,7 @@ import torch
 
 from capmap import case
 
-from ._inputs import smooth_image
+from ._inputs import rand, smooth_image
 
 # Random initialisation draws from the global generator: fix it so every import builds the same
 # weights.
@@ -31,3 +31,43 @@ case(
     note="SIFT matchers (defaults need weights); RANSAC samples randomly, so values are not compared",
 )
 case("HomographyTracker[default]", G, kt.HomographyTracker, [], skip="needs pretrained weights")
+
+
+# Methods of kornia.tracking classes ---------------------------------------------------------------
+RANDOM = "RANSAC or sampling inside: values are not compared"
+texture_matcher = kf.LocalFeatureMatcher(kf.SIFTFeature(100), kf.DescriptorMatcher("snn", 0.9))
+# A blocky texture gives SIFT enough corners to match (and is quick to describe), so the texture_tracker
+# holds a homography to follow.
+texture = torch.nn.functional.interpolate(rand(1, 1, 12, 16, seed=31), size=(64, 80), mode="bilinear")
+texture_tracker = kt.HomographyTracker(texture_matcher, texture_matcher, minimum_inliers_num=8)
+texture_tracker.set_target(texture)
+case(
+    "HomographyTracker.match_initial",
+    "tracking.methods",
+    texture_tracker,
+    [texture.roll(2, dims=-1)],
+    method="match_initial",
+    check=False,
+    note=RANDOM,
+)
+with torch.no_grad():
+    texture_tracker.match_initial(texture.roll(2, dims=-1))
+case(
+    "HomographyTracker.track_next_frame",
+    "tracking.methods",
+    texture_tracker,
+    [texture.roll(3, dims=-1)],
+    method="track_next_frame",
+    check=False,
+    note=RANDOM + "; follows the homography match_initial found at registry import",
+)
+case(
+    "HomographyTracker.no_match",
+    "tracking.methods",
+    texture_tracker,
+    [],
+    method="no_match",
+    check=False,
+    note="returns torch.empty(3, 3): uninitialised values, so only shape and dtype are compared",
+    constant="no tensor input: returns a new uninitialised 3 x 3 tensor",
+)

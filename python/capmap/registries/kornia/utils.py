@@ -1,4 +1,4 @@
-"""Kornia survey: utils and core tensor helpers.
+"""Kornia survey: kornia.utils.
 
 `kornia.utils` is deprecated in 0.9: each name is a shim that warns and forwards to the new home
 (kornia.image, kornia.core, kornia.geometry ...). The shims are probed under `utils.<name>`
@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import warnings
 
-import kornia.core as core
 import torch
 
 from capmap import case
@@ -27,12 +26,8 @@ with warnings.catch_warnings():
 # weights.
 torch.manual_seed(0)
 
-G_CORE = "core.ops"
 G_SHIM = "utils.deprecated"
 
-case("eye_like", G_CORE, core.eye_like, [3, randn(2, 4, 4)])
-case("eye_like[shared_memory]", G_CORE, core.eye_like, [3, randn(2, 4, 4)], {"shared_memory": True})
-case("vec_like", G_CORE, core.vec_like, [3, randn(2, 4, 4)])
 
 canvas = image(b=2)
 red = torch.tensor([1.0, 0.0, 0.0])
