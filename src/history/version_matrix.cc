@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "common/user_error.h"
@@ -95,22 +96,24 @@ std::string support_summary(
   return phrase;
 }
 
-VersionMatrix build_version_matrix(std::vector<VersionColumn> columns) {
-  VersionMatrix matrix;
-  matrix.columns = ordered(std::move(columns));
+namespace {
+
+// The capmap columns (one per torch version, one library); throws on a second column of one
+// torch or another library.
+std::vector<std::size_t> version_axis(const std::vector<VersionColumn>& columns) {
   std::vector<std::size_t> axis;
-  for (std::size_t i = 0; i < matrix.columns.size(); ++i) {
-    const auto& column = matrix.columns[i];
+  for (std::size_t i = 0; i < columns.size(); ++i) {
+    const auto& column = columns[i];
     if (column.reference) continue;
     for (std::size_t j : axis) {
-      if (matrix.columns[j].torch == column.torch) {
+      if (columns[j].torch == column.torch) {
         throw UserError(fmt::format("{} and {}: both are torch {}; give one snapshot per version",
-                                    matrix.columns[j].file, column.file, column.torch));
+                                    columns[j].file, column.file, column.torch));
       }
-      if (library_name(matrix.columns[j]) != library_name(column)) {
+      if (library_name(columns[j]) != library_name(column)) {
         throw UserError(fmt::format("{} surveys {}, {} surveys {}: one library per matrix",
-                                    matrix.columns[j].file, library_name(matrix.columns[j]),
-                                    column.file, library_name(column)));
+                                    columns[j].file, library_name(columns[j]), column.file,
+                                    library_name(column)));
       }
     }
     axis.push_back(i);
@@ -119,10 +122,12 @@ VersionMatrix build_version_matrix(std::vector<VersionColumn> columns) {
     throw UserError(
         "history: give at least one capmap snapshot (Kornia's file is only shown beside them)");
   }
-  matrix.library = library_name(matrix.columns[axis.front()]);
+  return axis;
+}
 
-  // Kornia's file speaks of its cases by other names: pair them with the capmap
-  // column of the same torch (else the newest) and file them under capmap's names.
+// Kornia's file speaks of its cases by other names: pair them with the capmap column of the
+// same torch (else the newest) and file them under capmap's names.
+void pair_reference_columns(VersionMatrix& matrix, const std::vector<std::size_t>& axis) {
   for (auto& column : matrix.columns) {
     if (!column.reference) continue;
     const VersionColumn* partner = &matrix.columns[axis.back()];
@@ -138,10 +143,14 @@ VersionMatrix build_version_matrix(std::vector<VersionColumn> columns) {
     matrix.reference_pairs = pairing.pairs.size();
     matrix.reference_unpaired = pairing.only_new.size();
   }
+}
 
-  // Case facts from the newest column that has the case; paths in first-seen order.
+// Case facts from the newest column that has the case; paths in first-seen order; the library's
+// package folders, for the public names.
+std::map<std::string, CaseFacts> case_facts(VersionMatrix& matrix,
+                                            const std::vector<std::size_t>& axis,
+                                            std::set<std::string>& packages) {
   std::map<std::string, CaseFacts> facts;
-  std::set<std::string> packages;
   for (auto it = axis.rbegin(); it != axis.rend(); ++it) {
     const auto& column = matrix.columns[*it];
     for (const auto& path : column.snapshot.at("header").value("paths", nlohmann::json::array())) {
@@ -161,68 +170,90 @@ VersionMatrix build_version_matrix(std::vector<VersionColumn> columns) {
       }
     }
   }
+  return facts;
+}
 
+// One case × path across the columns, and the worst change between consecutive versions.
+std::optional<MatrixRow> matrix_row(const VersionMatrix& matrix, const std::string& name,
+                                    const CaseFacts& fact, const std::string& public_name,
+                                    const std::string& path) {
+  MatrixRow row;
+  row.name = name;
+  row.operator_name = fact.operator_name;
+  row.group = fact.group;
+  row.public_name = public_name;
+  row.path = path;
+  std::vector<std::pair<std::string, std::string>> sequence;
+  std::optional<VersionCell> previous;
+  for (const auto& column : matrix.columns) {
+    std::optional<VersionCell> cell;
+    if (auto found = column.cells.find(name); found != column.cells.end()) {
+      if (auto at = found->second.find(path); at != found->second.end()) cell = at->second;
+    }
+    row.cells.push_back(cell);
+    if (column.reference || !cell) continue;
+    sequence.emplace_back(column.torch, cell->status);
+    if (previous) {
+      const bool was = is_supported(previous->status), is = is_supported(cell->status);
+      VersionChange kind = was && !is                         ? VersionChange::kRegression
+                           : !was && is                       ? VersionChange::kFixed
+                           : previous->status != cell->status ? VersionChange::kChanged
+                                                              : VersionChange::kSame;
+      row.kind = std::min(row.kind, kind);
+    }
+    previous = cell;
+  }
+  if (sequence.empty()) return std::nullopt;  // the path is in no column that has this case
+  row.summary = support_summary(sequence);
+  return row;
+}
+
+// Consecutive versions of the axis: how many cells changed, and why.
+VersionStep version_step(const VersionMatrix& matrix, std::size_t a, std::size_t b) {
+  VersionStep step;
+  step.from = matrix.columns[a].torch;
+  step.to = matrix.columns[b].torch;
+  std::map<std::string, std::size_t> causes;
+  for (const auto& row : matrix.rows) {
+    if (!row.cells[a] || !row.cells[b]) continue;
+    ++step.compared;
+    const auto& before = *row.cells[a];
+    const auto& after = *row.cells[b];
+    if (before.status == after.status) continue;
+    ++step.changed;
+    if (is_supported(before.status) && !is_supported(after.status)) ++step.regressions;
+    if (!is_supported(before.status) && is_supported(after.status)) ++step.fixes;
+    ++causes[change_cause(before, after)];
+  }
+  step.top_causes.assign(causes.begin(), causes.end());
+  std::stable_sort(step.top_causes.begin(), step.top_causes.end(),
+                   [](const auto& x, const auto& y) { return x.second > y.second; });
+  if (step.top_causes.size() > 5) step.top_causes.resize(5);
+  return step;
+}
+
+}  // namespace
+
+VersionMatrix build_version_matrix(std::vector<VersionColumn> columns) {
+  VersionMatrix matrix;
+  matrix.columns = ordered(std::move(columns));
+  const std::vector<std::size_t> axis = version_axis(matrix.columns);
+  matrix.library = library_name(matrix.columns[axis.front()]);
+  pair_reference_columns(matrix, axis);
+  std::set<std::string> packages;
+  const std::map<std::string, CaseFacts> facts = case_facts(matrix, axis, packages);
   for (const auto& [name, fact] : facts) {
     const PublicName public_name = derive_public_name(fact.ref, fact.operator_name, packages);
     for (const auto& path : matrix.paths) {
-      MatrixRow row;
-      row.name = name;
-      row.operator_name = fact.operator_name;
-      row.group = fact.group;
-      row.public_name = public_name.qualified;
-      row.path = path;
-      std::vector<std::pair<std::string, std::string>> sequence;
-      std::optional<VersionCell> previous;
-      for (std::size_t i = 0; i < matrix.columns.size(); ++i) {
-        const auto& column = matrix.columns[i];
-        std::optional<VersionCell> cell;
-        if (auto found = column.cells.find(name); found != column.cells.end()) {
-          if (auto at = found->second.find(path); at != found->second.end()) cell = at->second;
-        }
-        row.cells.push_back(cell);
-        if (column.reference || !cell) continue;
-        sequence.emplace_back(column.torch, cell->status);
-        if (previous) {
-          const bool was = is_supported(previous->status), is = is_supported(cell->status);
-          VersionChange kind = was && !is                         ? VersionChange::kRegression
-                               : !was && is                       ? VersionChange::kFixed
-                               : previous->status != cell->status ? VersionChange::kChanged
-                                                                  : VersionChange::kSame;
-          row.kind = std::min(row.kind, kind);
-        }
-        previous = cell;
+      if (auto row = matrix_row(matrix, name, fact, public_name.qualified, path)) {
+        matrix.rows.push_back(std::move(*row));
       }
-      if (sequence.empty()) continue;  // the path is not in any column that has this case
-      row.summary = support_summary(sequence);
-      matrix.rows.push_back(std::move(row));
     }
   }
   std::stable_sort(matrix.rows.begin(), matrix.rows.end(),
                    [](const MatrixRow& a, const MatrixRow& b) { return a.kind < b.kind; });
-
-  // Consecutive versions of the axis: how many cells changed, and why.
   for (std::size_t k = 1; k < axis.size(); ++k) {
-    const std::size_t a = axis[k - 1], b = axis[k];
-    VersionStep step;
-    step.from = matrix.columns[a].torch;
-    step.to = matrix.columns[b].torch;
-    std::map<std::string, std::size_t> causes;
-    for (const auto& row : matrix.rows) {
-      if (!row.cells[a] || !row.cells[b]) continue;
-      ++step.compared;
-      const auto& before = *row.cells[a];
-      const auto& after = *row.cells[b];
-      if (before.status == after.status) continue;
-      ++step.changed;
-      if (is_supported(before.status) && !is_supported(after.status)) ++step.regressions;
-      if (!is_supported(before.status) && is_supported(after.status)) ++step.fixes;
-      ++causes[change_cause(before, after)];
-    }
-    step.top_causes.assign(causes.begin(), causes.end());
-    std::stable_sort(step.top_causes.begin(), step.top_causes.end(),
-                     [](const auto& x, const auto& y) { return x.second > y.second; });
-    if (step.top_causes.size() > 5) step.top_causes.resize(5);
-    matrix.steps.push_back(std::move(step));
+    matrix.steps.push_back(version_step(matrix, axis[k - 1], axis[k]));
   }
   return matrix;
 }
