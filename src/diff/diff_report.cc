@@ -8,35 +8,15 @@
 #include <utility>
 #include <vector>
 
+#include "diff/change_sections.h"
+
 namespace capmap {
 namespace {
-
-struct Section {
-  ChangeKind kind;
-  const char* title;
-  const char* json_key;
-};
 
 // Lists longer than these fold into <details>; no list shows more than kMaxRowsPerList rows.
 constexpr std::size_t kOpenRows = 10;
 constexpr std::size_t kOpenRowsImportant = 25;
 constexpr std::size_t kMaxRowsPerList = 200;
-
-constexpr std::array<Section, 11> kSections{{
-    {ChangeKind::kRegression, "Regressions", "regressions"},
-    {ChangeKind::kFix, "Fixes", "fixes"},
-    {ChangeKind::kCauseChanged, "Changed causes", "cause_changes"},
-    {ChangeKind::kBreaksChanged, "Graph-break changes", "graph_break_changes"},
-    {ChangeKind::kStatusChanged, "Status changes", "status_changes"},
-    {ChangeKind::kConfigDiffers, "Paired with another configuration", "config_differs"},
-    {ChangeKind::kProbedOnOneSide, "Probed by one side only", "probed_on_one_side"},
-    {ChangeKind::kNewCase, "New cases", "new_cases"},
-    {ChangeKind::kRemovedCase, "Removed cases", "removed_cases"},
-    {ChangeKind::kOutsideNewSelection, "Only in the old side (outside the new selection)",
-     "outside_new_selection"},
-    {ChangeKind::kOutsideOldSelection, "Only in the new side (outside the old selection)",
-     "outside_old_selection"},
-}};
 
 std::string breaks_text(const std::optional<long long>& breaks) {
   return breaks ? fmt::format("{}", *breaks) : std::string("-");
@@ -112,7 +92,7 @@ std::string case_label(const PathChange& c, const SnapshotDiff& diff) {
 }
 
 // Section titles; against Kornia's file a case without a partner is not "new" or "removed".
-std::string section_title(const Section& section, const SnapshotDiff& diff) {
+std::string section_title(const ChangeSection& section, const SnapshotDiff& diff) {
   if (!diff.pairing) return section.title;
   const auto& p = *diff.pairing;
   if (section.kind == ChangeKind::kNewCase) {
@@ -167,7 +147,7 @@ std::string counted(ChangeKind kind, std::size_t n, const SnapshotDiff& diff);
 
 std::string summary(const SnapshotDiff& diff) {
   std::vector<std::string> parts;
-  for (const auto& section : kSections) {
+  for (const auto& section : kChangeSections) {
     std::size_t n = diff.count(section.kind);
     if (!n) continue;
     // Against Kornia's file in the reader's words; otherwise the JSON keys, as scripts read them.
@@ -186,20 +166,10 @@ std::string summary(const SnapshotDiff& diff) {
   return out;
 }
 
-// Regressions and fixes of each path, paths by name: which capture path a change moved.
-std::map<std::string, std::pair<std::size_t, std::size_t>> per_path(const SnapshotDiff& diff) {
-  std::map<std::string, std::pair<std::size_t, std::size_t>> counts;
-  for (const auto& c : diff.changes) {
-    if (c.kind == ChangeKind::kRegression) ++counts[c.path].first;
-    if (c.kind == ChangeKind::kFix) ++counts[c.path].second;
-  }
-  return counts;
-}
-
 // "By path: export-dynamic 1 regression; onnx 2 fixes", or empty when neither happened.
 std::string by_path_line(const SnapshotDiff& diff) {
   std::string out;
-  for (const auto& [path, n] : per_path(diff)) {
+  for (const auto& [path, n] : regressions_and_fixes_by_path(diff)) {
     std::vector<std::string> parts;
     if (n.first) parts.push_back(fmt::format("{} regression{}", n.first, n.first == 1 ? "" : "s"));
     if (n.second) parts.push_back(fmt::format("{} fix{}", n.second, n.second == 1 ? "" : "es"));
@@ -274,7 +244,7 @@ std::string counted(ChangeKind kind, std::size_t n, const SnapshotDiff& diff) {
 // One line a reviewer reads first: whether anything regressed, then the rest.
 std::string verdict(const SnapshotDiff& diff) {
   std::vector<std::string> parts;
-  for (const auto& section : kSections) {
+  for (const auto& section : kChangeSections) {
     std::size_t n = diff.count(section.kind);
     if (n) parts.push_back(counted(section.kind, n, diff));
   }
@@ -314,7 +284,7 @@ std::string diff_as_text(const SnapshotDiff& diff) {
   if (diff.pairing && !agreement_line(*diff.pairing).empty()) {
     out += agreement_line(*diff.pairing) + "\n";
   }
-  for (const auto& section : kSections) {
+  for (const auto& section : kChangeSections) {
     std::size_t n = diff.count(section.kind);
     if (!n) continue;
     out += fmt::format("{} ({}):\n", section_title(section, diff), n);
@@ -356,7 +326,7 @@ std::string diff_as_markdown(const SnapshotDiff& diff) {
     out += "\n" + collapsible(fmt::format("Header ({})", diff.header.size()), diff.header.size(),
                               table, false);
   }
-  for (const auto& section : kSections) {
+  for (const auto& section : kChangeSections) {
     std::size_t n = diff.count(section.kind);
     if (!n) continue;
     bool cases_only = section.kind == ChangeKind::kNewCase ||
@@ -391,74 +361,6 @@ std::string diff_as_markdown(const SnapshotDiff& diff) {
     }
     out += "\n" + collapsible(fmt::format("{} ({})", section_title(section, diff), n), n, table,
                               section.kind == ChangeKind::kRegression);
-  }
-  return out;
-}
-
-nlohmann::json diff_as_json(const SnapshotDiff& diff) {
-  nlohmann::json out = nlohmann::json::object();
-  nlohmann::json header = nlohmann::json::array();
-  for (const auto& h : diff.header) {
-    header.push_back({{"key", h.key}, {"old", h.old_value}, {"new", h.new_value}});
-  }
-  out["header"] = std::move(header);
-  out["selection_note"] =
-      diff.selection_note.empty() ? nlohmann::json() : nlohmann::json(diff.selection_note);
-  nlohmann::json counts = nlohmann::json::object();
-  for (const auto& section : kSections) {
-    // Those two only happen against Kornia's file; a snapshot diff keeps its keys.
-    bool kornia_only =
-        section.kind == ChangeKind::kConfigDiffers || section.kind == ChangeKind::kProbedOnOneSide;
-    if (kornia_only && !diff.pairing) continue;
-    nlohmann::json items = nlohmann::json::array();
-    for (const auto& c : diff.changes) {
-      if (c.kind != section.kind) continue;
-      if (c.kind == ChangeKind::kConfigDiffers) {
-        items.push_back({{"case", c.case_name}, {"old_case", c.old_name}, {"detail", c.detail}});
-        continue;
-      }
-      if (c.path.empty()) {
-        items.push_back(c.case_name);
-        continue;
-      }
-      nlohmann::json item = {{"case", c.case_name},        {"path", c.path},
-                             {"old_status", c.old_status}, {"new_status", c.new_status},
-                             {"old_cause", c.old_cause},   {"new_cause", c.new_cause}};
-      if (!c.old_name.empty()) item["old_case"] = c.old_name;
-      if (c.kind == ChangeKind::kBreaksChanged) {
-        item["old_graph_breaks"] = c.old_breaks ? nlohmann::json(*c.old_breaks) : nlohmann::json();
-        item["new_graph_breaks"] = c.new_breaks ? nlohmann::json(*c.new_breaks) : nlohmann::json();
-      }
-      items.push_back(std::move(item));
-    }
-    counts[section.json_key] = items.size();
-    out[section.json_key] = std::move(items);
-  }
-  out["counts"] = std::move(counts);
-  nlohmann::json by_path = nlohmann::json::object();
-  for (const auto& [path, n] : per_path(diff)) {
-    by_path[path] = {{"regressions", n.first}, {"fixes", n.second}};
-  }
-  out["by_path"] = std::move(by_path);
-  if (diff.pairing) {
-    const auto& p = *diff.pairing;
-    out["pairing"] = {{"old_label", p.old_label},
-                      {"new_label", p.new_label},
-                      {"old_cases", p.old_cases},
-                      {"new_cases", p.new_cases},
-                      {"pairs", p.pairs},
-                      {"old_probed", p.old_probed},
-                      {"old_probed_paired", p.old_probed_paired},
-                      {"new_probed", p.new_probed},
-                      {"new_probed_paired", p.new_probed_paired}};
-    nlohmann::json agreement = nlohmann::json::object();
-    for (const auto& [path, a] : p.agreement) {
-      agreement[path] = {{"compared", a.compared},
-                         {"same_status", a.same_status},
-                         {"same_captured_status", a.same_captured_status},
-                         {"same_verdict", a.same_verdict}};
-    }
-    out["pairing"]["agreement"] = std::move(agreement);
   }
   return out;
 }

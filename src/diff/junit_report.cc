@@ -86,6 +86,59 @@ std::string escape_xml(std::string_view text) {
   return out;
 }
 
+namespace {
+
+// One <testcase> for a case × path record; counts it into `suite`.
+std::string junit_testcase(const json& entry, const json& record, const std::string& path,
+                           JunitCounts& suite) {
+  std::string page_status = text_of(record, "page_status");
+  std::string group = text_of(entry, "group");
+  std::string where = text_of(entry, "where");
+  std::string file = where, line;
+  if (auto colon = where.rfind(':'); colon != std::string::npos) {
+    file = where.substr(0, colon);
+    line = where.substr(colon + 1);
+  }
+  ++suite.tests;
+  std::string out = "    <testcase" + attribute("name", text_of(entry, "name")) +
+                    attribute("classname", group.empty() ? path : path + "." + group) +
+                    fmt::format(" time=\"{:.3f}\"", seconds_of(record));
+  if (!file.empty()) out += attribute("file", file);
+  if (!line.empty()) out += attribute("line", line);
+  out += ">\n";
+  std::string cause = text_of(record, "cause");
+  std::string detail = text_of(record, "detail");
+  if (page_status == "n/a") {
+    ++suite.skipped;
+    out += "      <skipped" + attribute("message", cause.empty() ? detail : cause) + "/>\n";
+  } else if (is_failure(page_status)) {
+    ++suite.failures;
+    std::string body = fmt::format("{} ({})", page_status, text_of(record, "status"));
+    if (!detail.empty()) body += "\n" + detail;
+    if (auto frames = record.find("frames"); frames != record.end() && frames->is_array()) {
+      for (const auto& f : *frames)
+        body += "\n  at " + (f.is_string() ? f.get<std::string>() : f.dump());
+    }
+    out += "      <failure" + attribute("message", cause.empty() ? page_status : cause) +
+           attribute("type", text_of(record, "category")) + ">" + escape_xml(body) + "</failure>\n";
+  }
+  std::vector<std::string> notes;
+  if (page_status == "ok-breaks") {
+    notes.push_back(fmt::format("graph breaks: {} ({})", text_of(record, "graph_breaks"), cause));
+  }
+  if (auto carried = record.find("carried"); carried != record.end() && *carried == true) {
+    notes.push_back("carried from the baseline of " + text_of(record, "carried_from"));
+  }
+  if (!notes.empty()) {
+    std::string text;
+    for (const auto& n : notes) text += (text.empty() ? "" : "\n") + n;
+    out += "      <system-out>" + escape_xml(text) + "</system-out>\n";
+  }
+  return out + "    </testcase>\n";
+}
+
+}  // namespace
+
 std::string snapshot_as_junit(const json& snapshot, JunitCounts* counts) {
   const json& header = snapshot.at("header");
   std::vector<std::string> paths;
@@ -110,54 +163,8 @@ std::string snapshot_as_junit(const json& snapshot, JunitCounts* counts) {
       auto found = entry.find("paths");
       if (found == entry.end() || !found->is_object() || !found->contains(path)) continue;
       const json& record = found->at(path);
-      std::string page_status = text_of(record, "page_status");
-      double seconds = seconds_of(record);
-      std::string group = text_of(entry, "group");
-      std::string where = text_of(entry, "where");
-      std::string file = where, line;
-      if (auto colon = where.rfind(':'); colon != std::string::npos) {
-        file = where.substr(0, colon);
-        line = where.substr(colon + 1);
-      }
-      ++suite.tests;
-      suite_seconds += seconds;
-      cases += "    <testcase" + attribute("name", text_of(entry, "name")) +
-               attribute("classname", group.empty() ? path : path + "." + group) +
-               fmt::format(" time=\"{:.3f}\"", seconds);
-      if (!file.empty()) cases += attribute("file", file);
-      if (!line.empty()) cases += attribute("line", line);
-      cases += ">\n";
-      std::string cause = text_of(record, "cause");
-      std::string detail = text_of(record, "detail");
-      if (page_status == "n/a") {
-        ++suite.skipped;
-        cases += "      <skipped" + attribute("message", cause.empty() ? detail : cause) + "/>\n";
-      } else if (is_failure(page_status)) {
-        ++suite.failures;
-        std::string body = fmt::format("{} ({})", page_status, text_of(record, "status"));
-        if (!detail.empty()) body += "\n" + detail;
-        if (auto frames = record.find("frames"); frames != record.end() && frames->is_array()) {
-          for (const auto& f : *frames)
-            body += "\n  at " + (f.is_string() ? f.get<std::string>() : f.dump());
-        }
-        cases += "      <failure" + attribute("message", cause.empty() ? page_status : cause) +
-                 attribute("type", text_of(record, "category")) + ">" + escape_xml(body) +
-                 "</failure>\n";
-      }
-      std::vector<std::string> notes;
-      if (page_status == "ok-breaks") {
-        notes.push_back(
-            fmt::format("graph breaks: {} ({})", text_of(record, "graph_breaks"), cause));
-      }
-      if (auto carried = record.find("carried"); carried != record.end() && *carried == true) {
-        notes.push_back("carried from the baseline of " + text_of(record, "carried_from"));
-      }
-      if (!notes.empty()) {
-        std::string out;
-        for (const auto& n : notes) out += (out.empty() ? "" : "\n") + n;
-        cases += "      <system-out>" + escape_xml(out) + "</system-out>\n";
-      }
-      cases += "    </testcase>\n";
+      suite_seconds += seconds_of(record);
+      cases += junit_testcase(entry, record, path, suite);
     }
     suites +=
         "  <testsuite" + attribute("name", library.empty() ? path : library + "." + path) +
