@@ -261,95 +261,150 @@ void run_command(const RunCommandOptions& options, int& exit_code) {
 
 }  // namespace
 
+namespace {
+
+void add_selection_options(CLI::App* cmd, RunCommandOptions& o) {
+  constexpr const char* kGroup = "Which cases";
+  cmd->add_option("registry", o.registries,
+                  "Registry: a .py file, a folder of them, or an importable module "
+                  "(default: the bundled Kornia registry)")
+      ->group(kGroup);
+  cmd->add_option("--only", o.only,
+                  "Run only cases whose name, name prefix or group matches (repeatable); "
+                  "=NAME matches that name alone; a pattern that matches nothing is an error")
+      ->allow_extra_args(false)
+      ->group(kGroup);
+  cmd->add_option("--tag", o.tags, "Run only cases carrying this tag (repeatable)")
+      ->allow_extra_args(false)
+      ->group(kGroup);
+  cmd->add_flag(
+         "--all", o.all,
+         "Run every case (without REGISTRY, the default is the Kornia registry's cases "
+         "tagged 'quick' unless --only or --tag is given; with REGISTRY arguments, all their "
+         "cases)")
+      ->group(kGroup);
+  cmd->add_option("--paths", o.paths,
+                  "Comma-separated paths to probe: any that `capmap list --paths` prints (default: "
+                  "those it marks default: eager,onnx,export,compile)")
+      ->group(kGroup);
+  cmd->add_option("--shard", o.shard,
+                  "Run only shard I of N (1-based, e.g. 2/4); each shard writes its own store")
+      ->group(kGroup);
+  cmd->add_option("--shard-by", o.shard_by,
+                  "How --shard splits the cases: name (a hash of the name, the default) or "
+                  "time (longest first by the --baseline's durations, so the shards finish "
+                  "together)")
+      ->capture_default_str()
+      ->group(kGroup);
+}
+
+void add_change_options(CLI::App* cmd, RunCommandOptions& o) {
+  constexpr const char* kGroup = "Changes and CI";
+  cmd->add_option("--changed", o.changed,
+                  "Run only the cases that executed one of these library files (recorded by an "
+                  "earlier run), are defined in one of them, or are new or changed in the "
+                  "registry; give REGISTRY arguments before this option")
+      ->group(kGroup);
+  cmd->add_option("--changed-since", o.changed_since,
+                  "Like --changed, with the files `git diff --name-only REV` lists for the "
+                  "checkout of the current folder")
+      ->group(kGroup);
+  cmd->add_flag("--changed-auto", o.changed_auto,
+                "Like --changed, with the library files whose installed content hashes "
+                "differently from what the --baseline (else the store's last run) recorded: "
+                "no git history needed")
+      ->group(kGroup);
+  cmd->add_option("--baseline", o.baseline,
+                  "Snapshot of a full run: tells which files each case executes and how long "
+                  "each takes (the longest start first, --shard-by time); with --changed the "
+                  "cases it does not select are carried over from it into the snapshot")
+      ->group(kGroup);
+}
+
+void add_capture_options(CLI::App* cmd, RunCommandOptions& o) {
+  constexpr const char* kGroup = "Capture";
+  cmd->add_option("--opset", o.opset, "ONNX opset for the onnx path")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber)
+      ->group(kGroup);
+  cmd->add_flag("--strict", o.strict, "Use torch.export strict mode for the export path")
+      ->group(kGroup);
+  cmd->add_flag("--no-flatten", o.no_flatten,
+                "Capture each case's own inputs and result, library objects and all, instead of "
+                "the tensors inside them")
+      ->group(kGroup);
+  cmd->add_option("--timeout", o.timeout, "Time limit per path in seconds")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber)
+      ->group(kGroup);
+  cmd->add_option("--memory-limit", o.memory_limit,
+                  "Memory limit per task (RSS of its whole process group), e.g. 8G, 512M")
+      ->capture_default_str()
+      ->group(kGroup);
+}
+
+void add_execution_options(CLI::App* cmd, RunCommandOptions& o) {
+  constexpr const char* kGroup = "Execution";
+  cmd->add_option("-j,--jobs", o.jobs,
+                  "Tasks that run at once, each in its own forked child (default: number of cores)")
+      ->check(CLI::PositiveNumber)
+      ->group(kGroup);
+  cmd->add_option("--workers", o.workers,
+                  "Warm worker processes that fork the children of the --jobs slots; each pays "
+                  "the import and compiler warm-up once (default 1)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1024))
+      ->group(kGroup);
+  cmd->add_flag("--fresh-children", o.fresh_children,
+                "Fork a new child for every task. By default a child runs several tasks in a "
+                "row while each leaves no trace (torch's and the library's names, settings, "
+                "processes), which saves the fork and the re-warming of every task")
+      ->group(kGroup);
+  cmd->add_option("--python", o.python,
+                  "Run the workers under this interpreter, e.g. ENV/bin/python of an environment "
+                  "with another torch (`python -m capmap.make_env` makes one); records of each "
+                  "environment go under their own run key, so one store holds several (default: "
+                  "$CAPMAP_PYTHON, else the python3 beside capmap, else on PATH)")
+      ->group(kGroup);
+  cmd->add_option("--compile-cache", o.compile_cache,
+                  "Keep inductor's compiled kernels and graphs in this folder, under a folder per "
+                  "torch and capmap version, so the next run (a CI job that restores the folder) "
+                  "compiles warm (default: $CAPMAP_COMPILE_CACHE, else a folder under the "
+                  "system's temporary folder, reused by runs on the same machine)")
+      ->group(kGroup);
+  cmd->add_flag("--retry-crashed", o.retry_crashed,
+                "Run again the paths whose stored record is 'crashed'")
+      ->group(kGroup);
+}
+
+void add_output_options(CLI::App* cmd, RunCommandOptions& o) {
+  constexpr const char* kGroup = "Output";
+  cmd->add_option("--store", o.store, "Results store (SQLite file)")
+      ->capture_default_str()
+      ->group(kGroup);
+  cmd->add_flag("--no-merge", o.no_merge, "Do not write snapshot.json and page.html after the run")
+      ->group(kGroup);
+  cmd->add_option("--out", o.out,
+                  "Folder for snapshot.json and page.html (default: the store's folder)")
+      ->group(kGroup);
+  cmd->add_flag("--repro", o.repro,
+                "Write a script that reproduces each failing case x path outside capmap into "
+                "repro/ beside the store, as the run records the failures")
+      ->group(kGroup);
+}
+
+}  // namespace
+
 void add_run_command(CLI::App& app, int& exit_code) {
   auto options = std::make_shared<RunCommandOptions>();
   auto* cmd = app.add_subcommand(
       "run",
       "Probe the cases of registries in parallel, isolated workers and store every outcome.");
-  cmd->add_option("registry", options->registries,
-                  "Registry: a .py file, a folder of them, or an importable module "
-                  "(default: the bundled Kornia registry)");
-  cmd->add_option("-j,--jobs", options->jobs,
-                  "Tasks that run at once, each in its own forked child (default: number of cores)")
-      ->check(CLI::PositiveNumber);
-  cmd->add_option("--workers", options->workers,
-                  "Warm worker processes that fork the children of the --jobs slots; each pays "
-                  "the import and compiler warm-up once (default 1)")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 1024));
-  cmd->add_flag("--fresh-children", options->fresh_children,
-                "Fork a new child for every task. By default a child runs several tasks in a "
-                "row while each leaves no trace (torch's and the library's names, settings, "
-                "processes), which saves the fork and the re-warming of every task");
-  cmd->add_option("--only", options->only,
-                  "Run only cases whose name, name prefix or group matches (repeatable); "
-                  "=NAME matches that name alone; a pattern that matches nothing is an error")
-      ->allow_extra_args(false);
-  cmd->add_option("--paths", options->paths,
-                  "Comma-separated paths to probe: any that `capmap list --paths` prints (default: "
-                  "those it marks default: eager,onnx,export,compile)");
-  cmd->add_option("--timeout", options->timeout, "Time limit per path in seconds")
-      ->capture_default_str()
-      ->check(CLI::PositiveNumber);
-  cmd->add_option("--memory-limit", options->memory_limit,
-                  "Memory limit per task (RSS of its whole process group), e.g. 8G, 512M")
-      ->capture_default_str();
-  cmd->add_option("--store", options->store, "Results store (SQLite file)")->capture_default_str();
-  cmd->add_option("--shard", options->shard,
-                  "Run only shard I of N (1-based, e.g. 2/4); each shard writes its own store");
-  cmd->add_flag("--retry-crashed", options->retry_crashed,
-                "Run again the paths whose stored record is 'crashed'");
-  cmd->add_option("--opset", options->opset, "ONNX opset for the onnx path")
-      ->capture_default_str()
-      ->check(CLI::PositiveNumber);
-  cmd->add_flag("--strict", options->strict, "Use torch.export strict mode for the export path");
-  cmd->add_flag("--no-flatten", options->no_flatten,
-                "Capture each case's own inputs and result, library objects and all, instead of "
-                "the tensors inside them");
-  cmd->add_option("--tag", options->tags, "Run only cases carrying this tag (repeatable)")
-      ->allow_extra_args(false);
-  cmd->add_flag(
-      "--all", options->all,
-      "Run every case (without REGISTRY, the default is the Kornia registry's cases "
-      "tagged 'quick' unless --only or --tag is given; with REGISTRY arguments, all their "
-      "cases)");
-  cmd->add_flag("--no-merge", options->no_merge,
-                "Do not write snapshot.json and page.html after the run");
-  cmd->add_option("--out", options->out,
-                  "Folder for snapshot.json and page.html (default: the store's folder)");
-  cmd->add_option("--changed", options->changed,
-                  "Run only the cases that executed one of these library files (recorded by an "
-                  "earlier run), are defined in one of them, or are new or changed in the "
-                  "registry; give REGISTRY arguments before this option");
-  cmd->add_option("--changed-since", options->changed_since,
-                  "Like --changed, with the files `git diff --name-only REV` lists for the "
-                  "checkout of the current folder");
-  cmd->add_flag("--changed-auto", options->changed_auto,
-                "Like --changed, with the library files whose installed content hashes "
-                "differently from what the --baseline (else the store's last run) recorded: "
-                "no git history needed");
-  cmd->add_option("--baseline", options->baseline,
-                  "Snapshot of a full run: tells which files each case executes and how long "
-                  "each takes (the longest start first, --shard-by time); with --changed the "
-                  "cases it does not select are carried over from it into the snapshot");
-  cmd->add_option("--shard-by", options->shard_by,
-                  "How --shard splits the cases: name (a hash of the name, the default) or "
-                  "time (longest first by the --baseline's durations, so the shards finish "
-                  "together)")
-      ->capture_default_str();
-  cmd->add_option("--python", options->python,
-                  "Run the workers under this interpreter, e.g. ENV/bin/python of an environment "
-                  "with another torch (`python -m capmap.make_env` makes one); records of each "
-                  "environment go under their own run key, so one store holds several (default: "
-                  "$CAPMAP_PYTHON, else the python3 beside capmap, else on PATH)");
-  cmd->add_option("--compile-cache", options->compile_cache,
-                  "Keep inductor's compiled kernels and graphs in this folder, under a folder per "
-                  "torch and capmap version, so the next run (a CI job that restores the folder) "
-                  "compiles warm (default: $CAPMAP_COMPILE_CACHE, else a folder under the "
-                  "system's temporary folder, reused by runs on the same machine)");
-  cmd->add_flag("--repro", options->repro,
-                "Write a script that reproduces each failing case x path outside capmap into "
-                "repro/ beside the store, as the run records the failures");
+  add_selection_options(cmd, *options);
+  add_change_options(cmd, *options);
+  add_capture_options(cmd, *options);
+  add_execution_options(cmd, *options);
+  add_output_options(cmd, *options);
   cmd->callback([options, &exit_code] {
     try {
       run_command(*options, exit_code);
