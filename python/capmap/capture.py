@@ -62,7 +62,7 @@ class _Obj:
     attrs: list[tuple[str, str, Any]]
 
 
-def _attributes(obj: Any) -> list[tuple[str, str, Any]]:
+def attributes(obj: Any) -> list[tuple[str, str, Any]]:
     """The values an object holds: another object's instance dict and slots, in the order it set
     them; an nn.Module's parameters, buffers, submodules and plain attributes sorted by name,
     because where a module keeps a value can differ between eager and a trace (a parameter in
@@ -100,10 +100,10 @@ def has_receiver(case: Case) -> bool:
     camera): its tensors are then graph inputs, as a user's own wrapper would take them. A
     network's method (`DeDoDe.detect`) keeps its weights as parameters instead."""
     target = case.target
-    return case.method is not None and not is_network(target) and not _is_opaque(target)
+    return case.method is not None and not is_network(target) and not is_opaque(target)
 
 
-def _is_opaque(value: Any) -> bool:
+def is_opaque(value: Any) -> bool:
     """Values never opened: atoms, functions, classes, modules of code."""
     if isinstance(value, _ATOMS) or isinstance(value, type):
         return True
@@ -197,7 +197,7 @@ def plan_inputs(inputs: list[Any], receiver: bool = False) -> InputPlan:
             if not any(value is n for n in plan.networks):
                 plan.networks.append(value)
             return _Const(value)
-        if depth > _MAX_DEPTH or id(value) in path or _is_opaque(value):
+        if depth > _MAX_DEPTH or id(value) in path or is_opaque(value):
             return _Const(value)
         inner = path | {id(value)}
         if isinstance(value, dict):
@@ -214,7 +214,7 @@ def plan_inputs(inputs: list[Any], receiver: bool = False) -> InputPlan:
 
     def walk_object(value: Any, depth: int, inner: frozenset[int]) -> Any:
         mark = len(plan.tensors), dict(index_of)
-        attrs = [(w, n, walk(v, depth + 1, inner)) for w, n, v in _attributes(value)]
+        attrs = [(w, n, walk(v, depth + 1, inner)) for w, n, v in attributes(value)]
         attrs = [(w, n, node) for w, n, node in attrs if not isinstance(node, _Const)]
         if not attrs:
             return _Const(value)
@@ -282,7 +282,7 @@ def flatten_output(value: Any, notes: list[str] | None = None) -> list[torch.Ten
         if isinstance(item, np.ndarray):
             found.append(numpy_to_tensor(item))
             return
-        if depth > _MAX_DEPTH or id(item) in path or _is_opaque(item):
+        if depth > _MAX_DEPTH or id(item) in path or is_opaque(item):
             return
         inner = path | {id(item)}
         if isinstance(item, dict):
@@ -298,7 +298,7 @@ def flatten_output(value: Any, notes: list[str] | None = None) -> list[torch.Ten
             for f in dataclasses.fields(item):
                 walk(getattr(item, f.name), depth + 1, inner, True)
         else:
-            for _, _, v in _attributes(item):
+            for _, _, v in attributes(item):
                 walk(v, depth + 1, inner, True)
             data = getattr(item, "data", None)
             if len(found) == before and isinstance(data, torch.Tensor):
@@ -420,72 +420,6 @@ def flat_case(case: Case) -> FlatCase:
     flat = FlatCase(plan, _counted(plan.notes), function, receiver)
     flat.module = FlatCaseModule(case, flat)
     return flat
-
-
-class TargetState:
-    """The attributes of a method case's target object, put back before every path: a method that
-    changes its object (`Boxes.transform_boxes_`, `scale_`) would otherwise hand each later path
-    the state the earlier ones left, and a trace leaves fake tensors behind."""
-
-    def __init__(self, target: Any) -> None:
-        self.target = target
-        self.saved = [(name, _fresh(value)) for _, name, value in _attributes(target)]
-
-    def restore(self) -> None:
-        for name, value in self.saved:
-            object.__setattr__(self.target, name, _fresh(value))
-
-
-def _fresh(value: Any) -> Any:
-    return value.detach().clone() if isinstance(value, torch.Tensor) else value
-
-
-class ModuleState:
-    """The state of a module target and its submodules, put back before every path: a module
-    that counts its calls in a buffer, or a metric that accumulates in `update`, would otherwise
-    start each later path from what the earlier calls left (a false mismatch). Buffers and plain
-    attributes are copied (tensors cloned, lists and dicts of them copied); parameters are not:
-    no probe trains, and copying a network's weights per path would cost too much."""
-
-    def __init__(self, target: torch.nn.Module) -> None:
-        self.saved = [
-            (module, {name: _copied(value) for name, value in vars(module).items() if name not in _KEPT})
-            for module in target.modules()
-        ]
-
-    def restore(self) -> None:
-        for module, saved in self.saved:
-            for name in [n for n in vars(module) if n not in _KEPT and n not in saved]:
-                del module.__dict__[name]  # what a call added (a cache, a traced leftover)
-            for name, value in saved.items():
-                module.__dict__[name] = _copied(value)
-
-
-# A module's parameter and submodule registries are its structure, not its state.
-_KEPT = frozenset({"_parameters", "_modules"})
-
-
-def _copied(value: Any) -> Any:
-    if isinstance(value, torch.Tensor):
-        return value.detach().clone()
-    if type(value) in (list, tuple):
-        return type(value)(_copied(v) for v in value)
-    if type(value) is dict:
-        return {k: _copied(v) for k, v in value.items()}
-    return value
-
-
-def target_state(case: Case) -> TargetState | ModuleState | None:
-    """Saved state of a case's target: a library object a method is called on, or a module."""
-    target = case.target
-    try:
-        if isinstance(target, torch.nn.Module):
-            return ModuleState(target)
-        if case.method is None or _is_opaque(target):
-            return None
-        return TargetState(target)
-    except Exception:  # noqa: BLE001 - an object whose attributes cannot be read is left as it is
-        return None
 
 
 def flattening_wanted(case: Case, settings: dict[str, Any]) -> bool:

@@ -7,13 +7,13 @@ from collections.abc import Callable
 from typing import Any
 
 from capmap import surveyed_library
-from capmap.capture import target_state
 from capmap.cases import Case
 from capmap.deferred import Deferred
 from capmap.file_trace import LibraryFileTrace, named_objects
 from capmap.probes import catalog, eager
 from capmap.probes.context import ProbeContext, Stopwatch, collection_paused, guarded
 from capmap.random_state import start_random_state
+from capmap.target_state import target_state
 
 
 def warm_up(paths: list[str], *, run_once: bool = True) -> dict[str, float]:

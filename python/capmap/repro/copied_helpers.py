@@ -72,7 +72,7 @@ def helper_source(flat: bool) -> str:
     if flat:
         from capmap import capture
 
-        copied = ["_MAX_DEPTH", "_ATOMS", "_MODULE_INTERNALS", "_attributes", "_is_opaque", "_plural"]
+        copied = ["_MAX_DEPTH", "_ATOMS", "_MODULE_INTERNALS", "attributes", "is_opaque", "_plural"]
         parts = _definitions(capture, [*copied, "flatten_output", "tensors_of"]) + parts
     code = "\n\n\n".join(parts) + "\n"
     missing = _undefined(code)
