@@ -1,32 +1,14 @@
 #include "merge/baseline.h"
 
-#include <fmt/format.h>
-
-#include "common/atomic_file.h"
-#include "common/json_document.h"
-#include "common/user_error.h"
-#include "snapshot/snapshot_fields.h"
+#include "snapshot/snapshot_file.h"
 
 namespace capmap {
 
 Baseline::Baseline(const std::filesystem::path& file) : name_(file.string()) {
-  snapshot_ = parse_json_document(read_file(file), name_);
-  auto bad = [&](const char* problem) {
-    return UserError(fmt::format("{}: not a capmap snapshot: {}", name_, problem));
-  };
-  if (!snapshot_.is_object() || snapshot_.value("schema_version", 0) != 1) {
-    throw bad("no schema_version 1");
-  }
-  if (!snapshot_.contains("header") || !snapshot_["header"].is_object()) throw bad("no 'header'");
-  if (!snapshot_.contains("cases") || !snapshot_["cases"].is_array()) throw bad("no 'cases' list");
-  for (const auto& entry : snapshot_["cases"]) {
-    if (!entry.is_object() || !entry.contains("name") || !entry["name"].is_string() ||
-        !entry.contains("paths") || !entry["paths"].is_object()) {
-      throw bad("a case without 'name' or 'paths'");
-    }
+  // The snapshot room's reader: the same checks, in the same words, as every other command.
+  snapshot_ = load_snapshot(file);
+  for (const auto& entry : snapshot_["cases"])
     cases_.emplace(entry["name"].get<std::string>(), &entry);
-  }
-  check_snapshot_fields(snapshot_, name_);
 }
 
 std::string Baseline::generated_at() const {

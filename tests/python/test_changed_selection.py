@@ -302,7 +302,7 @@ def test_bad_change_options_are_one_line_and_exit_2(capmap_bin: Path, library: P
         capmap_bin, library, "run", REGISTRY, "--store", store, "--changed", "x.py", "--baseline", bad
     )
     assert done.returncode == 2
-    assert done.stderr == f"capmap: {bad}: not a capmap snapshot: no schema_version 1\n"
+    assert done.stderr == f"capmap: {bad}: not a capmap snapshot: no integer 'schema_version'\n"
     done = capmap(capmap_bin, library, "run", REGISTRY, "--store", store, "--changed-since", "no-such-rev",
                   timeout=120)  # fmt: skip
     assert done.returncode == 2
