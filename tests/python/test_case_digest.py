@@ -93,3 +93,21 @@ def test_the_digest_is_the_same_in_every_process(tmp_path: Path) -> None:
         assert done.returncode == 0, done.stderr
         seen.append(json.loads(done.stdout))
     assert seen[0] == seen[1] == digests(path)
+
+
+def test_the_digest_script_names_the_cases_an_edit_changed(tmp_path: Path) -> None:
+    script = PYTHON_DIR.parent / "scripts" / "registry_digests.py"
+    env = python_env(PYTHONPATH=str(PYTHON_DIR))
+
+    def run(path: Path, *extra: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, str(script), str(path), *extra], capture_output=True,
+                              text=True, env=env, check=False)  # fmt: skip
+
+    before = tmp_path / "before.json"
+    done = run(write(tmp_path, "base.py", list(CASES)), "--out", str(before))
+    assert done.returncode == 0, done.stderr
+    moved = run(write(tmp_path, "moved.py", list(CASES)[::-1], blank=3), "--against", str(before))
+    assert moved.returncode == 0 and moved.stdout.endswith("0 changed, 0 added, 0 removed of 5 cases\n")
+    reseeded = run(write(tmp_path, "edited.py", list(CASES), seed=2), "--against", str(before))
+    assert reseeded.returncode == 1, reseeded.stderr
+    assert reseeded.stdout.splitlines()[:-1] == ["changed\tconv", "changed\tdeep"]
