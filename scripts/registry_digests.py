@@ -5,7 +5,9 @@
     PYTHONPATH=python python scripts/registry_digests.py [REGISTRY ...] --against before.json
 
 The digest is what `capmap run` stores as each case's `inputs` (its target with its weights,
-method, inputs and keyword arguments). `--against` prints the cases whose digest changed, and
+method, inputs and keyword arguments). Like a worker, the script imports the registry on one
+thread: a value a registry computes at import (a model's output fed to the next case) can
+differ in its last bits with the thread count. `--against` prints the cases whose digest changed, and
 those added or removed, one per line, then a count; it exits 1 when any changed, so a layout
 change that should move nothing can be checked before the surveys are carried over. Without
 REGISTRY, the bundled Kornia registry.
@@ -21,6 +23,7 @@ from pathlib import Path
 
 from capmap import registry
 from capmap.case_digest import case_digests
+from capmap.worker.process_control import cap_threads_before_torch
 
 
 def main() -> int:
@@ -29,6 +32,7 @@ def main() -> int:
     parser.add_argument("--out", type=Path, help="write {case: digest} here")
     parser.add_argument("--against", type=Path, help="compare with an earlier --out file")
     args = parser.parse_args()
+    cap_threads_before_torch()
     started = time.perf_counter()
     try:
         reg = registry.load(args.registries)

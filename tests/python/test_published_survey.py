@@ -5,6 +5,7 @@ which a fresh clone renders, diffs against and quotes.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -94,3 +95,20 @@ def test_no_case_compares_only_empty_outputs_unless_it_says_why() -> None:
         shapes = [o.split("[", 1)[1].split("]", 1)[0].split(",") for o in outputs if o.startswith("Tensor[")]
         if shapes and len(shapes) == len(outputs) and all("0" in dims for dims in shapes):
             assert case.get("empty"), case["name"]
+
+
+def test_every_published_case_computes_on_what_the_registry_gives_it(tmp_path: Path) -> None:
+    """The snapshot's input digests are the bundled registry's: a registry edit that changes a
+    case's inputs, weights or random state needs that case measured again and published."""
+    snapshot = json.loads(SNAPSHOT.read_text())
+    published = tmp_path / "published.json"
+    published.write_text(json.dumps({c["name"]: c["inputs"] for c in snapshot["cases"]}))
+    done = subprocess.run(
+        [sys.executable, str(REPO / "scripts" / "registry_digests.py"), "--against", str(published)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(REPO / "python")},
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert done.stdout.endswith(f"0 changed, 0 added, 0 removed of {len(snapshot['cases'])} cases\n")

@@ -163,7 +163,7 @@ case(
 # Methods of kornia.contrib classes ----------------------------------------------------------------
 RANDOM = "RANSAC or sampling inside: values are not compared"
 fitted_points = torch.cat([randn(30, 2, seed=20) + 4.0, randn(30, 2, seed=21) - 4.0])
-kmeans = kc.KMeans(2, None, max_iterations=10, seed=0)
+kmeans = kc.KMeans(2, None, max_iterations=10, seed=0)  # bound again: the lambdas below read this one
 kmeans.fit(fitted_points)
 case(
     "KMeans.cluster_centers",
