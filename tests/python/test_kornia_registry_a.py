@@ -75,6 +75,9 @@ def test_area_loads_with_unique_names_and_matching_groups(area: registry.Registr
 
 def test_every_ref_is_a_public_kornia_name(area: registry.Registry) -> None:
     public = _public_names()
+    # A function of a public module that no `__all__` lists (one Kornia's own survey probes):
+    # `capmap coverage` counts it apart, as unlisted, and so does this test.
+    unlisted = {entry["case"] for entry in coverage.measure(area).unlisted_cases}
     problems = []
     for c in area.cases:
         if c.covers:
@@ -96,6 +99,8 @@ def test_every_ref_is_a_public_kornia_name(area: registry.Registry) -> None:
             problems.append(f"{c.name}: ref {c.ref} does not resolve to the target")
             continue
         exported = public.get(id(obj), set())
+        if not exported and c.name in unlisted:
+            continue
         if not exported:
             problems.append(f"{c.name}: {c.ref} is not exported by any public kornia module")
             continue
