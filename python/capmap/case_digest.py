@@ -82,7 +82,7 @@ class _Digester:
             return self._code(obj, depth)
         if callable(obj) and not hasattr(obj, "__dict__"):
             # Builtins and C functions: their name is all there is.
-            return f"callable:{_class_name(obj) if isinstance(obj, type) else _callable_name(obj)}".encode()
+            return f"callable:{_callable_name(obj)}".encode()
         state = getattr(obj, "__dict__", None)
         if isinstance(state, dict):
             return f"object:{_class_name(type(obj))}:".encode() + self.of(dict(state), depth + 1)
@@ -103,16 +103,16 @@ class _Digester:
         if t.layout != torch.strided or t.is_quantized or t.device.type == "meta":
             return head + repr(t).encode()
         flat = t.detach().cpu().contiguous().reshape(-1)
-        return head + bytes(flat.view(torch.uint8).numpy().tobytes()) if flat.numel() else head
+        return head + flat.view(torch.uint8).numpy().tobytes() if flat.numel() else head
 
     def _code(self, obj: Any, depth: int) -> bytes:
         """A class or function: named when a library's, read (source, defaults, closure and the
         module-level values it uses) when the registry's own."""
         module = getattr(obj, "__module__", "") or ""
         name = f"{module}.{getattr(obj, '__qualname__', getattr(obj, '__name__', '?'))}"
-        if module.split(".", 1)[0] in self.named_only or module.startswith("capmap."):
-            if not module.startswith("capmap.registries"):
-                return f"named:{name}".encode()
+        capmaps_own = module.startswith("capmap.") and not module.startswith("capmap.registries")
+        if module.split(".", 1)[0] in self.named_only or capmaps_own:
+            return f"named:{name}".encode()
         try:
             source = inspect.getsource(obj)
         except (OSError, TypeError):

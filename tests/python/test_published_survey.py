@@ -5,12 +5,11 @@ which a fresh clone renders, diffs against and quotes.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 
-from capmap_testing import REPO, run_capmap
+from capmap_testing import REPO, python_env, run_capmap
 
 SURVEY = REPO / "surveys" / "kornia"
 SNAPSHOT = SURVEY / "snapshot.json"
@@ -107,7 +106,7 @@ def test_every_published_case_computes_on_what_the_registry_gives_it(tmp_path: P
         [sys.executable, str(REPO / "scripts" / "registry_digests.py"), "--against", str(published)],
         capture_output=True,
         text=True,
-        env={**os.environ, "PYTHONPATH": str(REPO / "python")},
+        env=python_env(),
         check=False,
     )
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
