@@ -79,15 +79,17 @@ def pick(rows: list[dict[str, str]], column: str, n: int) -> list[dict[str, str]
     return rest[::step][: n - len(high)] + high
 
 
-def measure(
+def timed_run(
     binary: Path,
-    commit: dict[str, str],
-    files: list[str],
-    baseline: Path,
     jobs: int,
     cache: Path,
-    shard: str = "",
+    args: list[str],
+    label: str,
+    env: dict[str, str],
+    cwd: Path | None = None,
 ) -> float:
+    """Seconds of `capmap run --all ARGS` on `jobs` cores with the compiler cache `cache`, into a
+    fresh store; exits naming `label` when the run fails."""
     with tempfile.TemporaryDirectory() as tmp:
         argv = [
             str(binary),
@@ -99,16 +101,28 @@ def measure(
             f"{tmp}/results.db",
             "--no-merge",
         ]
-        if shard:
-            argv += ["--shard", shard, "--shard-by", "time"]
-        argv += ["--compile-cache", str(cache), "--baseline", str(baseline), "--changed", *files]
+        argv += ["--compile-cache", str(cache), *args]
         start = time.perf_counter()
-        done = subprocess.run(argv, env=environment(), capture_output=True, text=True, check=False)
+        done = subprocess.run(argv, env=env, cwd=cwd, capture_output=True, text=True, check=False)
         wall = time.perf_counter() - start
     if done.returncode not in (0, 1):
         sys.stderr.write(done.stderr[-2000:])
-        sys.exit(f"capmap run failed on {commit['change']}")
+        sys.exit(f"capmap run failed on {label}")
     return wall
+
+
+def measure(
+    binary: Path,
+    commit: dict[str, str],
+    files: list[str],
+    baseline: Path,
+    jobs: int,
+    cache: Path,
+    shard: str = "",
+) -> float:
+    args = ["--shard", shard, "--shard-by", "time"] if shard else []
+    args += ["--baseline", str(baseline), "--changed", *files]
+    return timed_run(binary, jobs, cache, args, commit["change"], environment())
 
 
 def stream_parser(doc: str | None) -> argparse.ArgumentParser:

@@ -43,11 +43,11 @@ def source_code_hash(source: bytes) -> str | None:
             if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
                 if isinstance(first.value.value, str):
                     node.body = node.body[1:]
-    printed = "".join(_printed(tree)).encode()
+    printed = "".join(printed_tree(tree)).encode()
     return "py-" + hashlib.sha256(printed).hexdigest()[:HASH_DIGITS]
 
 
-def _printed(node: Any) -> Iterator[str]:
+def printed_tree(node: Any) -> Iterator[str]:
     """The tree in a form that leaves out empty fields, which newer Pythons add (a function's
     `type_params`), so that one code hashes alike under Python 3.10 to 3.14."""
     if isinstance(node, ast.AST):
@@ -57,12 +57,12 @@ def _printed(node: Any) -> Iterator[str]:
             if value is None or (isinstance(value, list) and not value):
                 continue
             yield f" {field}="
-            yield from _printed(value)
+            yield from printed_tree(value)
         yield ")"
     elif isinstance(node, list):
         yield "["
         for item in node:
-            yield from _printed(item)
+            yield from printed_tree(item)
             yield ","
         yield "]"
     else:
@@ -133,15 +133,22 @@ class LibraryFileTrace:
     entered again (building a deferred target, then the call): the files add up.
     """
 
-    def __init__(self, root: LibraryRoot | None) -> None:
+    def __init__(self, root: LibraryRoot | None, *, keep_code: bool = False) -> None:
         self._root = root
         self._in_library: dict[str, bool] = {}
         self._previous: Any = None
+        # With keep_code, the library's code objects that ran (function_change maps them to
+        # the functions they belong to).
+        self.code: set[CodeType] | None = set() if keep_code else None
 
     def _on_call(self, frame: FrameType, event: str, arg: Any) -> None:
-        filename = frame.f_code.co_filename
-        if filename not in self._in_library:
-            self._in_library[filename] = self._root is not None and self._root.shows(filename)
+        code = frame.f_code
+        filename = code.co_filename
+        inside = self._in_library.get(filename)
+        if inside is None:
+            inside = self._in_library[filename] = self._root is not None and self._root.shows(filename)
+        if inside and self.code is not None:
+            self.code.add(code)
         return None
 
     def __enter__(self) -> LibraryFileTrace:

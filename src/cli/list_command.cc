@@ -27,6 +27,7 @@
 #include "selection/case_selection.h"
 #include "selection/change_request.h"
 #include "selection/change_selection.h"
+#include "selection/function_changes.h"
 
 namespace capmap {
 
@@ -40,6 +41,7 @@ struct ListOptions {
   std::vector<std::string> changed;
   std::string changed_since;
   bool changed_auto = false;
+  bool by_function = false;
   std::string baseline;
   std::string store;
   int jobs = 0;
@@ -147,7 +149,8 @@ void plan_command(const ListOptions& options, const nlohmann::json& hello) {
     throw UserError(
         "--shard-by time: needs --baseline, so that every shard splits by the same durations");
   }
-  ChangeRequest request{options.changed, options.changed_since, options.changed_auto};
+  ChangeRequest request{options.changed, options.changed_since, options.changed_auto,
+                        options.by_function};
   auto changed_files = named_changed_files(request, locate_python());
   std::optional<Baseline> baseline;
   if (!options.baseline.empty()) baseline.emplace(options.baseline);
@@ -166,6 +169,9 @@ void plan_command(const ListOptions& options, const nlohmann::json& hello) {
                               this_run["library"].value("name", ""), changed_files);
     auto change = select_changed_cases(cases, known, this_run, changed_files.code, paths,
                                        changed_files.lines_moved);
+    narrow_to_functions(change, request,
+                        {locate_python(), options.registries, {}, job_count(options)},
+                        changed_files.code);
     std::fprintf(stderr, "capmap: %s\n", describe_change_selection(change).c_str());
     cases = std::move(change.to_run);
   }
@@ -289,6 +295,9 @@ void add_list_command(CLI::App& app, int& exit_code) {
   cmd->add_flag("--changed-auto", options->changed_auto,
                 "Like --changed, with the library files whose installed content differs from "
                 "what the --baseline recorded");
+  cmd->add_flag("--by-function", options->by_function,
+                "With --changed-since: of the cases that run a changed file, list only those "
+                "whose eager call enters a changed function or one naming it (traces each case)");
   cmd->add_option("--baseline", options->baseline,
                   "Snapshot of a full run: the files each case executes and how long it takes");
   cmd->add_option("--store", options->store,

@@ -6,6 +6,7 @@
 #include "common/user_error.h"
 #include "merge/merge.h"
 #include "selection/change_selection.h"
+#include "selection/function_changes.h"
 
 namespace capmap {
 namespace {
@@ -53,6 +54,10 @@ void narrow_to_change(RunCases& cases, const RunSetup& setup, const Baseline* ba
                             changed_files);
   auto change = select_changed_cases(cases.asked, known, this_run, changed_files.code, paths,
                                      changed_files.lines_moved);
+  narrow_to_functions(change, setup.change_request,
+                      {setup.supervisor.python, setup.supervisor.registries,
+                       setup.supervisor.settings, setup.supervisor.jobs},
+                      changed_files.code);
   std::fprintf(stderr, "capmap: %s\n", describe_change_selection(change).c_str());
   cases.selected = shard_cases(change.to_run, setup.filter.shard, setup.shard_by,
                                cases.baseline_durations, paths);

@@ -309,6 +309,13 @@ void add_change_options(CLI::App* cmd, RunCommandOptions& o) {
                   "Like --changed, with the files `git diff --name-only REV` lists for the "
                   "checkout of the current folder")
       ->group(kGroup);
+  cmd->add_flag("--by-function", o.by_function,
+                "With --changed-since: of the cases that run a changed file, run only those whose "
+                "eager call (traced again, in a forked child per case) enters a function whose "
+                "code changed or a function naming one; an edit outside the functions still runs "
+                "every case of the file. Code only a capture path enters is not traced: see "
+                "README, \"Pull requests and CI\"")
+      ->group(kGroup);
   cmd->add_flag("--changed-auto", o.changed_auto,
                 "Like --changed, with the library files whose installed content hashes "
                 "differently from what the --baseline (else the store's last run) recorded: "

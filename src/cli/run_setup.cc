@@ -76,7 +76,8 @@ RunSetup check_run_options(const RunCommandOptions& options) {
   StoreLock::check_free(setup.store);
   setup.environment = use_python(options, setup.supervisor);
   setup.cache_folder = use_compile_cache(options, setup.environment);
-  setup.change_request = {options.changed, options.changed_since, options.changed_auto};
+  setup.change_request = {options.changed, options.changed_since, options.changed_auto,
+                          options.by_function};
   if (setup.shard_by == ShardBy::kTime && options.baseline.empty()) {
     throw UserError(
         "--shard-by time: needs --baseline, so that every shard splits by the same durations");

@@ -36,6 +36,7 @@ struct RunCommandOptions {
   std::vector<std::string> changed;
   std::string changed_since;
   bool changed_auto = false;
+  bool by_function = false;
   std::string baseline;
   std::string shard_by = "name";
   std::string python;         // empty: CAPMAP_PYTHON, else the interpreter beside capmap

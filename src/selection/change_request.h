@@ -14,6 +14,7 @@ struct ChangeRequest {
   std::vector<std::string> files;  // --changed, as typed
   std::string since;               // --changed-since REV, or empty
   bool by_hash = false;            // --changed-auto
+  bool by_function = false;        // --by-function: narrow --changed-since by function
 
   bool any() const { return !files.empty() || !since.empty() || by_hash; }
 };

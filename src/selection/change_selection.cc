@@ -119,6 +119,7 @@ ChangeSelection select_changed_cases(const std::vector<json>& cases, const json*
                  return any_named(changed_files, file);
                })) {
       ++selection.library_changed;
+      selection.runs_changed_file.push_back(c.value("name", ""));
     } else if (any_recorded(*before, [&](const std::string& file) {
                  return any_named(lines_moved, file) && cites_a_line_of(*before, file);
                })) {
@@ -183,8 +184,13 @@ std::string describe_change_selection(const ChangeSelection& s) {
   add(s.no_file_list, "without a file list");
   std::string reasons;
   for (const auto& w : why) reasons += (reasons.empty() ? "" : ", ") + w;
-  return fmt::format("{} of {} cases selected by the change{}", s.to_run.size(), total,
-                     reasons.empty() ? "" : " (" + reasons + ")");
+  std::string narrowed;
+  if (s.functions_unchanged) {
+    narrowed = fmt::format("; {} more run a changed file but none of its changed functions",
+                           s.functions_unchanged);
+  }
+  return fmt::format("{} of {} cases selected by the change{}{}", s.to_run.size(), total,
+                     reasons.empty() ? "" : " (" + reasons + ")", narrowed);
 }
 
 }  // namespace capmap

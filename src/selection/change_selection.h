@@ -16,6 +16,10 @@ struct ChangeSelection {
   // Why the others run; a case counts under the first reason that applies.
   std::size_t new_cases = 0, definition_changed = 0, no_result = 0, no_file_list = 0,
               registry_changed = 0, library_changed = 0, lines_moved = 0;
+  // The names of the cases counted under library_changed, which narrow_to_functions
+  // (function_changes.h) may carry over after all.
+  std::vector<std::string> runs_changed_file;
+  std::size_t functions_unchanged = 0;  // kept: they run a changed file, none of its changed code
   std::string everything_reason;  // non-empty when every case runs (e.g. torch 2.12.0 vs 2.13.0)
 };
 

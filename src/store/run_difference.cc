@@ -52,9 +52,20 @@ std::vector<std::string> environment_differences(const json& a, const json& b,
 
 std::string version_difference(const json& a, const json& b) {
   // The package version moves every file at once (a release installed from an index,
-  // where no --changed can name them); the revision moves with every edit.
+  // where no --changed can name them); the revision moves with every edit. A library
+  // without a package version (sources on the path) is versioned by its revision:
+  // then the files say what changed, not the version.
+  auto by_revision = [](const json& environment) {
+    const json library = environment.value("library", json::object());
+    if (!library.is_object()) return false;
+    const json version = library.value("version", json());
+    return version.is_string() && !version.get<std::string>().empty() &&
+           version == library.value("revision", json());
+  };
+  static const std::vector<std::string> kNameOnly = {"name"};
+  const auto& fields = by_revision(a) && by_revision(b) ? kNameOnly : kReleaseLibraryFields;
   std::string out;
-  for (const auto& change : environment_differences(a, b, kReleaseLibraryFields)) {
+  for (const auto& change : environment_differences(a, b, fields)) {
     out += (out.empty() ? "" : ", ") + change;
   }
   return out;

@@ -122,6 +122,32 @@ TEST(ChangeSelection, OtherVersionsSelectEverything) {
   EXPECT_EQ(version_difference(known["header"], run_info()), "");
 }
 
+TEST(ChangeSelection, ALibraryVersionedByItsRevisionIsNotANewRelease) {
+  // Sources on the path, no package metadata: the version stands in for the revision.
+  json before = run_info(), now = run_info();
+  before["library"] = {{"name", "toy"}, {"version", "72f1763"}, {"revision", "72f1763"}};
+  now["library"] = {{"name", "toy"}, {"version", "72f1763-dirty"}, {"revision", "72f1763-dirty"}};
+  EXPECT_EQ(version_difference(before, now), "");
+  // An installed release still selects everything when its version moves.
+  now["library"] = {{"name", "toy"}, {"version", "1.1"}, {"revision", "72f1763-dirty"}};
+  EXPECT_EQ(version_difference(before, now), "library.version 72f1763 vs 1.1");
+  before["library"]["name"] = "other";
+  now["library"] = {{"name", "toy"}, {"version", "72f1763-dirty"}, {"revision", "72f1763-dirty"}};
+  EXPECT_EQ(version_difference(before, now), "library.name other vs toy");
+}
+
+TEST(ChangeSelection, RemembersWhichCasesRunAChangedFile) {
+  json known = known_snapshot({known_case("blur", {{"kornia/filters/gaussian.py", "aa"}}),
+                               known_case("gray", {{"kornia/color/gray.py", "bb"}})});
+  auto s = select_changed_cases({make_case("blur"), make_case("gray"), make_case("new")}, &known,
+                                run_info(), {"/x/kornia/filters/gaussian.py"}, kPaths);
+  EXPECT_EQ(s.runs_changed_file, std::vector<std::string>{"blur"});  // not "new"
+  s.functions_unchanged = 1;
+  EXPECT_EQ(describe_change_selection(s),
+            "2 of 3 cases selected by the change (1 run a changed library file, 1 new); 1 more "
+            "run a changed file but none of its changed functions");
+}
+
 TEST(ChangeSelection, WithoutEarlierResultsEveryCaseIsNew) {
   auto s = select_changed_cases({make_case("a"), make_case("b")}, nullptr, run_info(), {}, kPaths);
   EXPECT_EQ(s.to_run.size(), 2u);

@@ -1,0 +1,180 @@
+"""How often a capture path enters library functions that the eager trace does not see, and
+whether `--changed-since` (function by function) and the file lists would still select the case
+if such a function changed.
+
+    PYTHONPATH=python python bench/function_reach.py [--cases 200] [--seed 0] [--jobs 2] [REGISTRY...]
+
+Selection traces each case's eager call. A capture may run other code: a branch taken only under
+`torch.compiler.is_compiling()` or an export, a helper only a traced call reaches. For a sample
+of the registry's cases (the bundled Kornia registry by default), each in a fresh forked process,
+this bench traces the eager call and then `torch.export.export(strict=False)` of the same
+capture module (the export and ONNX paths trace this way; non-strict export runs the Python
+code, so a trace sees it). For every library function the export enters and the eager call does
+not, it asks: were that function changed,
+- would function-by-function selection select the case (the eager call enters a function of
+  the function's file that names it, through the file's chain of names, or the file's
+  import-time code names it), and
+- would the file list select it (the eager call ran the function's file)?
+A function neither selects is a cell that a change could leave stale. The compile path (dynamo
+reads bytecode without running frames) cannot be traced this way and is not measured.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import os
+import random
+import sys
+import time
+from collections import Counter
+from typing import Any
+
+from capmap.function_split import Functions, naming_closure, short_name, split_functions
+
+_functions: dict[str, Functions | None] = {}
+
+
+def functions_of(filename: str) -> Functions | None:
+    if filename not in _functions:
+        try:
+            with open(filename, "rb") as f:
+                _functions[filename] = split_functions(f.read())
+        except OSError:
+            _functions[filename] = None
+    return _functions[filename]
+
+
+def keys(ran: list[tuple[str, int]]) -> set[tuple[str, str]]:
+    out = set()
+    for filename, line in ran:
+        functions = functions_of(filename)
+        key = functions.at(line) if functions is not None else None
+        if key is not None:
+            out.add((filename, key))
+    return out
+
+
+def selected_by_function(eager: set[tuple[str, str]], filename: str, key: str) -> bool:
+    functions = functions_of(filename)
+    assert functions is not None
+    chain = naming_closure(functions, {key})
+    short = {short_name(k) for k in chain}
+    ran_file = any(f == filename for f, _ in eager)
+    if ran_file and functions.module_names & short:
+        return True  # the file counts as changed outside its functions
+    if any(f == filename and k in chain for f, k in eager):
+        return True
+    return any(functions_of(f) is not None and functions_of(f).names[k] & short for f, k in eager)  # type: ignore[union-attr]
+
+
+_registry: dict[str, Any] = {}
+
+
+def trace_case(name: str) -> dict[str, Any]:
+    """In a fresh forked process: the code objects the eager call and the export enter."""
+    import torch
+    from capmap import surveyed_library
+    from capmap.deferred import Deferred
+    from capmap.file_trace import LibraryFileTrace
+    from capmap.probes import catalog, eager
+    from capmap.probes.context import ProbeContext
+    from capmap.random_state import start_random_state
+
+    # A failing export prints its graph: not this bench's output.
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 2)
+    case = _registry[name]
+    owner = case.target.factory if isinstance(case.target, Deferred) else case.target
+    root = surveyed_library.root_for(owner)
+    if root is None or case.skip is not None:
+        return {"name": name, "skipped": True}
+    seen = LibraryFileTrace(root, keep_code=True)
+    try:
+        with seen:
+            case = case.resolved()
+    except Exception:  # noqa: BLE001
+        return {"name": name, "skipped": True}
+    start_random_state()
+    ctx = ProbeContext(case=case, settings=catalog.default_settings(), root=root, files=seen)
+    if eager.probe(ctx).get("status") != "ok":
+        return {"name": name, "skipped": True}
+    assert seen.code is not None
+    eager_ran = sorted({(c.co_filename, c.co_firstlineno) for c in seen.code})
+    exported = LibraryFileTrace(root, keep_code=True)
+    start_random_state()
+    ok = True
+    try:
+        with exported:
+            torch.export.export(ctx.capture_module().eval(), ctx.capture_inputs(), strict=False)
+    except Exception:  # noqa: BLE001 - what it entered before failing still counts
+        ok = False
+    assert exported.code is not None
+    export_ran = sorted({(c.co_filename, c.co_firstlineno) for c in exported.code})
+    return {"name": name, "eager": eager_ran, "export": export_ran, "export_ok": ok}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("registries", nargs="*")
+    parser.add_argument("--cases", type=int, default=200, help="cases drawn from the registry")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--jobs", type=int, default=2)
+    args = parser.parse_args()
+
+    from capmap import registry
+    from capmap.worker.process_control import cap_threads_before_torch
+
+    cap_threads_before_torch()
+    reg = registry.load(args.registries)
+    _registry.update(reg.by_name())
+    import capmap.probes.eager  # noqa: F401 - imported before forking, once
+
+    names = sorted(n for n, c in _registry.items() if c.skip is None)
+    sample = random.Random(args.seed).sample(names, min(args.cases, len(names)))
+    start = time.perf_counter()
+    context = multiprocessing.get_context("fork")
+    with context.Pool(args.jobs, maxtasksperchild=1) as pool:
+        found = pool.map(trace_case, sample, chunksize=1)
+    traced = [r for r in found if not r.get("skipped")]
+    took = time.perf_counter() - start
+    print(f"{len(traced)} of {len(sample)} sampled cases traced (eager ok) in {took:.0f} s")
+
+    only_export = Counter[str]()
+    cases_with_extra = 0
+    missed_by_function: list[str] = []
+    missed_by_file: list[str] = []
+    extra_total = 0
+    for r in traced:
+        eager_keys = keys([tuple(x) for x in r["eager"]])
+        extra = keys([tuple(x) for x in r["export"]]) - eager_keys
+        if not extra:
+            continue
+        cases_with_extra += 1
+        extra_total += len(extra)
+        eager_files = {f for f, _ in r["eager"]}
+        for filename, key in sorted(extra):
+            only_export[f"{filename.rsplit('site-packages/', 1)[-1]}:{key}"] += 1
+            if not selected_by_function(eager_keys, filename, key):
+                missed_by_function.append(f"{r['name']}: {key}")
+            if filename not in eager_files:
+                missed_by_file.append(f"{r['name']}: {key}")
+    n = len(traced)
+    print(f"cases whose export enters a library function the eager call does not: {cases_with_extra} of {n}")
+    print(f"such (case, function) pairs: {extra_total}; were the function changed, the change...")
+    for label, missed in (("by function", missed_by_function), ("by file list", missed_by_file)):
+        in_cases = len({m.split(": ")[0] for m in missed})
+        selected = extra_total - len(missed)
+        print(f"  selects the case {label}: {selected}; missed {len(missed)} in {in_cases} cases")
+    for label, missed in (("by function", missed_by_function), ("by file", missed_by_file)):
+        for line in missed[:15]:
+            print(f"  missed {label}: {line}")
+    print("functions entered by export only, most often:")
+    for name, count in only_export.most_common(12):
+        print(f"  {count:4d}  {name}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
