@@ -189,6 +189,9 @@ def main() -> None:
     args = parser.parse_args()
     binary, baseline = args.bin.resolve(), args.baseline.resolve()
     picked = chosen_commits(args.replay, args.commits, args.top, args.spread)
+    # The commits to run for real are measured whether or not the ranking picked them.
+    everything = chosen_commits(args.replay, args.commits, 10**6, 0)
+    picked += [c for c in everything if c[0] in args.run and c not in picked]
     print(
         f"{len(picked)} commits: the {args.top} costliest by file list and {args.spread} spread over the rest"
     )
