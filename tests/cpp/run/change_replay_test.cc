@@ -1,9 +1,11 @@
 #include "run/change_replay.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
+#include <memory>
 
 #include "common/user_error.h"
 
@@ -35,13 +37,25 @@ json run_info() {
           {"settings", {{"opset", 18}}}};
 }
 
-std::filesystem::path write_stream(const std::string& text) {
-  auto path =
-      std::filesystem::temp_directory_path() /
-      ("change_replay_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "_" +
-       ::testing::UnitTest::GetInstance()->current_test_info()->name() + ".tsv");
+// A stream file in the temporary folder, removed when the test is done with it.
+struct StreamFile {
+  explicit StreamFile(std::filesystem::path p) : path(std::move(p)) {}
+  std::filesystem::path path;
+  StreamFile(const StreamFile&) = delete;
+  StreamFile& operator=(const StreamFile&) = delete;
+  ~StreamFile() {
+    std::error_code ignored;
+    std::filesystem::remove(path, ignored);
+  }
+  std::string string() const { return path.string(); }
+};
+
+std::unique_ptr<StreamFile> write_stream(const std::string& text, const std::string& tag = "") {
+  auto path = std::filesystem::temp_directory_path() /
+              ("change_replay_" + std::to_string(::getpid()) + "_" +
+               ::testing::UnitTest::GetInstance()->current_test_info()->name() + tag + ".tsv");
   std::ofstream(path) << text;
-  return path;
+  return std::make_unique<StreamFile>(path);
 }
 
 TEST(ChangeReplay, ReadsTheFilesColumnWhereverItIsAndSkipsComments) {
@@ -49,7 +63,7 @@ TEST(ChangeReplay, ReadsTheFilesColumnWhereverItIsAndSkipsComments) {
       "# a stream of commits\ncommit\tdate\tfiles\tsubject\n"
       "c1\t2026-01-01\tkornia/a.py,kornia/b.py\tfix a and b\n"
       "c2\t2026-01-02\tkornia/c.py\tc\n");
-  auto changes = read_change_stream(path.string());
+  auto changes = read_change_stream(path->string());
   ASSERT_EQ(changes.size(), 2u);
   EXPECT_EQ(changes[0].id, "c1");
   EXPECT_EQ(changes[0].files, (std::vector<std::string>{"kornia/a.py", "kornia/b.py"}));
@@ -57,18 +71,18 @@ TEST(ChangeReplay, ReadsTheFilesColumnWhereverItIsAndSkipsComments) {
 }
 
 TEST(ChangeReplay, RefusesAStreamWithoutAFilesColumnOrWithAShortRow) {
-  auto no_column = write_stream("commit\tdate\nc1\t2026\n");
+  auto no_column = write_stream("commit\tdate\nc1\t2026\n", "_a");
   try {
-    read_change_stream(no_column.string());
+    read_change_stream(no_column->string());
     FAIL() << "no 'files' column was accepted";
   } catch (const UserError& e) {
-    EXPECT_NE(std::string(e.what()).find(no_column.string() + ":1: the header names no 'files'"),
+    EXPECT_NE(std::string(e.what()).find(no_column->string() + ":1: the header names no 'files'"),
               std::string::npos)
         << e.what();
   }
-  auto short_row = write_stream("commit\tdate\tfiles\nc1\t2026\n");
+  auto short_row = write_stream("commit\tdate\tfiles\nc1\t2026\n", "_b");
   try {
-    read_change_stream(short_row.string());
+    read_change_stream(short_row->string());
     FAIL() << "a short row was accepted";
   } catch (const UserError& e) {
     EXPECT_NE(std::string(e.what()).find(":2: 2 columns"), std::string::npos) << e.what();
