@@ -36,20 +36,15 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from capmap.code_change import git_top, source_at
+from capmap.code_change import git_top, source_at, source_now
 from capmap.function_split import FileChange, Functions, compare, short_name, split_functions
 
 # Seconds one case's build and eager call may take here before it counts as affected.
 CASE_LIMIT_S = 120.0
 
 
-@functools.lru_cache(maxsize=1024)
-def _text(filename: str) -> bytes | None:
-    try:
-        with open(filename, "rb") as f:
-            return f.read()
-    except OSError:
-        return None
+# A file's bytes now (None: unreadable), read once per run whoever asks.
+_text = functools.lru_cache(maxsize=1024)(source_now)
 
 
 @functools.lru_cache(maxsize=1024)
