@@ -4,6 +4,7 @@ one function of each file it touches, against what the file list selects.
     PYTHONPATH=python python bench/function_change.py [--bin build/tests/capmap]
         [--commits ../shared/data/kornia-commits.tsv] [--baseline surveys/kornia/snapshot.json]
         [--jobs 2] [--top 31] [--spread 15] [--seed 0] [--replay replay.tsv] [--run COMMIT...]
+        [--functions SNAPSHOT] [--no-trace]
 
 The stream of Kornia's commits lists each commit's files, not its content. For the `--top`
 commits whose file list costs most (by the replay of `pr_replay.py --out`, else by
@@ -13,11 +14,17 @@ function, drawn at random (`--seed`), gets a statement that does nothing (`_edit
 its first line, which changes the function's code and nothing else. It prints, side by side:
 - `capmap list --changed FILES`: every case that runs one of the files;
 - `capmap list --changed-since HEAD --by-function`: the cases whose call enters an edited
-  function, or a function that names one, and the seconds the tracing took.
+  function, or a function that names one, and the seconds the tracing took;
+- with `--functions SNAPSHOT` (a survey of the same library version whose cases recorded the
+  functions their eager call entered, e.g. `capmap run --all --paths eager`), the same against
+  the baseline with those records added: no case is traced, and the seconds the selection took
+  beyond the file list's are counted in its wall. `--no-trace` leaves out the traced listing
+  (then every commit of the stream can be measured: `--top 400`).
 With `--replay`, the stream's wall distribution is printed again with the measured commits'
 walls by function in place of by file (the others keep their file walls: an upper bound).
-With `--run COMMIT...`, those commits' edits run `--changed-since HEAD` for real, cold and then
-warm (the same compiler cache folder), on fresh stores. A real commit may edit more than one
+With `--run COMMIT...`, those commits' edits run `--changed-since HEAD --by-function` for real,
+cold and then warm (the same compiler cache folder), on fresh stores, against the baseline with
+recorded functions when `--functions` is given. A real commit may edit more than one
 function of a file: the figures say what a one-function change costs, not what each commit did.
 """
 
@@ -25,6 +32,7 @@ from __future__ import annotations
 
 import ast
 import csv
+import json
 import random
 import statistics
 import subprocess
@@ -159,23 +167,61 @@ def real_run(
     return timed_run(binary, jobs, cache, args, str(library), env, cwd=library)
 
 
+def with_functions(baseline: Path, functions: Path, out: Path) -> Path:
+    """`baseline` with each case's `functions` taken from the snapshot `functions` (same library
+    version): what a survey that records them would have published."""
+    snapshot = json.loads(baseline.read_text())
+    source = json.loads(functions.read_text())
+    if snapshot["header"]["library"].get("version") != source["header"]["library"].get("version"):
+        sys.exit(f"{functions}: not a survey of the baseline's library version")
+    recorded = {c["name"]: c["functions"] for c in source["cases"] if "functions" in c}
+    for c in snapshot["cases"]:
+        if c["name"] in recorded:
+            c["functions"] = recorded[c["name"]]
+    print(f"{len(recorded)} of {len(snapshot['cases'])} baseline cases get recorded functions")
+    out.write_text(json.dumps(snapshot))
+    return out
+
+
+# (cases, predicted wall on the jobs, on the matrix)
+Selection = tuple[int, float, float]
+
+
 @dataclass
 class Measured:
-    """One commit: (cases, predicted wall on the jobs, on the matrix) by file and by function."""
+    """One commit: the selection by file, by function as traced now, by function as recorded."""
 
-    file: tuple[int, float, float]
-    function: tuple[int, float, float]
+    file: Selection
+    function: Selection | None
     trace_s: float
+    recorded: Selection | None = None
+    select_s: float = 0.0  # what the recorded selection took beyond the file list's
     cold_s: float | None = None
     warm_s: float | None = None
 
+    def best(self) -> Selection:
+        by_function = self.recorded or self.function
+        assert by_function is not None
+        return by_function
+
     def line(self, matrix: int, jobs: int) -> str:
-        f, g = self.file, self.function
-        ran = "" if self.cold_s is None else f"\trun cold {self.cold_s:.0f} s warm {self.warm_s or 0:.0f} s"
-        return (
-            f"by file {f[0]} cases {f[1]:.0f} s ({matrix}x{jobs}: {f[2]:.0f} s)\t"
-            f"by function {g[0]} cases {g[1]:.0f} s ({g[2]:.0f} s), tracing {self.trace_s:.0f} s{ran}"
-        )
+        f, g, r = self.file, self.function, self.recorded
+        out = f"by file {f[0]} cases {f[1]:.0f} s ({matrix}x{jobs}: {f[2]:.0f} s)"
+        if g is not None:
+            out += f"\tby function {g[0]} cases {g[1]:.0f} s ({g[2]:.0f} s), tracing {self.trace_s:.0f} s"
+        if r is not None:
+            out += f"\trecorded {r[0]} cases {r[1]:.0f} s ({r[2]:.0f} s), selecting {self.select_s:.1f} s"
+        if self.cold_s is not None:
+            out += f"\trun cold {self.cold_s:.0f} s warm {self.warm_s or 0:.0f} s"
+        return out
+
+
+def timed_listing(
+    binary: Path, env: dict[str, str], library: Path, args: list[str]
+) -> tuple[tuple[int, float, list[float]], float]:
+    start = time.perf_counter()
+    found = listed(binary, env, library, args)
+    return found, time.perf_counter() - start
 
 
 def main() -> None:
@@ -186,8 +232,12 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0, help="draws the function edited in each file")
     parser.add_argument("--replay", type=Path, help="pr_replay.py --out TSV of the whole stream")
     parser.add_argument("--run", nargs="*", default=[], metavar="COMMIT", help="run these commits for real")
+    parser.add_argument("--functions", type=Path, help="a survey whose cases recorded their functions")
+    parser.add_argument("--no-trace", action="store_true", help="leave out the traced listing")
     args = parser.parse_args()
     binary, baseline = args.bin.resolve(), args.baseline.resolve()
+    if args.no_trace and args.functions is None:
+        sys.exit("--no-trace needs --functions: there is nothing else to list by function")
     picked = chosen_commits(args.replay, args.commits, args.top, args.spread)
     # The commits to run for real are measured whether or not the ranking picked them.
     everything = chosen_commits(args.replay, args.commits, 10**6, 0)
@@ -197,6 +247,10 @@ def main() -> None:
     )
     results: dict[str, Measured] = {}
     with tempfile.TemporaryDirectory() as tmp:
+        recorded_baseline = None
+        if args.functions is not None:
+            out = Path(tmp) / "recorded.json"
+            recorded_baseline = with_functions(baseline, args.functions.resolve(), out)
         library = kornia_copy(Path(tmp) / "lib")
         env = environment(library)
         git = ["git", "-C", str(library)]
@@ -216,27 +270,35 @@ def main() -> None:
             if not edited:
                 print(f"{change}: no function of its files is in the installed Kornia; left out")
                 continue
-            common = ["--all", "--baseline", str(baseline), "--jobs", str(args.jobs)]
-            start = time.perf_counter()
-            by_file = listed(binary, env, library, [*common, "--changed", *map(str, edited)])
-            middle = time.perf_counter()
-            by_function = listed(binary, env, library, [*common, "--changed-since", "HEAD", "--by-function"])
-            # What tracing the cases adds to a job: the second listing's extra time.
-            trace_s = max(0.0, (time.perf_counter() - middle) - (middle - start))
-            row = Measured(
-                file=(by_file[0], by_file[1], matrix_wall(by_file[2], args.matrix, args.jobs)),
-                function=(
-                    by_function[0],
-                    by_function[1] + trace_s,
-                    matrix_wall(by_function[2], args.matrix, args.jobs) + trace_s,
-                ),
-                trace_s=trace_s,
+            common = ["--all", "--jobs", str(args.jobs)]
+            since = ["--changed-since", "HEAD", "--by-function"]
+            by_file, file_s = timed_listing(
+                binary, env, library, [*common, "--baseline", str(baseline), "--changed", *map(str, edited)]
             )
+
+            def selection(found: tuple[int, float, list[float]], extra_s: float) -> Selection:
+                return (found[0], found[1] + extra_s, matrix_wall(found[2], args.matrix, args.jobs) + extra_s)
+
+            row = Measured(file=selection(by_file, 0.0), function=None, trace_s=0.0)
+            if not args.no_trace:
+                # What tracing the cases adds to a job: this listing's extra time.
+                traced, traced_s = timed_listing(
+                    binary, env, library, [*common, "--baseline", str(baseline), *since]
+                )
+                row.trace_s = max(0.0, traced_s - file_s)
+                row.function = selection(traced, row.trace_s)
+            if recorded_baseline is not None:
+                recorded, recorded_s = timed_listing(
+                    binary, env, library, [*common, "--baseline", str(recorded_baseline), *since]
+                )
+                row.select_s = max(0.0, recorded_s - file_s)
+                row.recorded = selection(recorded, row.select_s)
             if change in args.run:
                 with tempfile.TemporaryDirectory() as cache_tmp:
                     cache = Path(cache_tmp) / "cache"
-                    row.cold_s = real_run(binary, env, library, baseline, args.jobs, cache)
-                    row.warm_s = real_run(binary, env, library, baseline, args.jobs, cache)
+                    against = recorded_baseline or baseline
+                    row.cold_s = real_run(binary, env, library, against, args.jobs, cache)
+                    row.warm_s = real_run(binary, env, library, against, args.jobs, cache)
             results[change] = row
             shown = ", ".join(names)[:100]
             print(f"{change}\t{len(edited)} files\t{row.line(args.matrix, args.jobs)}\t{shown}", flush=True)
@@ -244,11 +306,20 @@ def main() -> None:
 
     if not results:
         return
-    traces = [r.trace_s for r in results.values()]
-    print(
-        f"measured {len(results)} commits; tracing adds median {statistics.median(traces):.0f} s, "
-        f"max {max(traces):.0f} s (in the walls by function)"
-    )
+    traces = [r.trace_s for r in results.values() if r.function is not None]
+    if traces:
+        print(
+            f"measured {len(results)} commits; tracing adds median {statistics.median(traces):.0f} s, "
+            f"max {max(traces):.0f} s (in the walls by function)"
+        )
+    selecting = [r.select_s for r in results.values() if r.recorded is not None]
+    if selecting:
+        print(
+            f"selecting from recorded functions adds median {statistics.median(selecting):.1f} s, "
+            f"max {max(selecting):.1f} s beyond the file list's listing"
+        )
+    for name, pick in (("file", lambda r: r.file), ("function (best known)", Measured.best)):
+        print(f"measured commits by {name}: {sum(pick(r)[0] for r in results.values())} cases")
     if args.replay:
         rows = list(csv.DictReader(args.replay.open(), delimiter="\t"))
         columns = (
@@ -258,8 +329,7 @@ def main() -> None:
         for column, at, label in columns:
             before = [float(r[column]) for r in rows]
             after = [
-                results[r["change"]].function[at] if r["change"] in results else float(r[column])
-                for r in rows
+                results[r["change"]].best()[at] if r["change"] in results else float(r[column]) for r in rows
             ]
             for name, walls in (("by file", before), ("measured commits by function", after)):
                 print(

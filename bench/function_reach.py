@@ -2,7 +2,8 @@
 whether `--changed-since` (function by function) and the file lists would still select the case
 if such a function changed.
 
-    PYTHONPATH=python python bench/function_reach.py [--cases 200] [--seed 0] [--jobs 2] [REGISTRY...]
+    PYTHONPATH=python python bench/function_reach.py [--cases 200] [--seed 0] [--jobs 2]
+        [--published surveys/kornia/snapshot.json] [REGISTRY...]
 
 Selection traces each case's eager call. A capture may run other code: a branch taken only under
 `torch.compiler.is_compiling()` or an export, a helper only a traced call reaches. For a sample
@@ -15,19 +16,31 @@ not, it asks: were that function changed,
   the function's file that names it, through the file's chain of names, or the file's
   import-time code names it), and
 - would the file list select it (the eager call ran the function's file)?
-A function neither selects is a cell that a change could leave stale. The compile path (dynamo
-reads bytecode without running frames) cannot be traced this way and is not measured.
+A function neither selects is a cell that a change could leave stale, unless the survey recorded
+what the captures entered (the worker does: a trace around each export, and the code dynamo
+traced for each compile).
+
+The compile path is measured too: dynamo reads bytecode without running frames, so the code it
+inlines comes from the list dynamo keeps for each trace (`file_trace.dynamo_traced_code`; the
+`eager` backend, since which code dynamo inlines does not depend on the backend).
+
+And the cost of recording the export's code: in each case's process the export runs once
+traced and once not, in an order drawn per case, and the bench prints the sum of each and what
+the difference adds to the published survey (its export seconds and total seconds).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import json
 import multiprocessing
 import os
 import random
 import sys
 import time
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 from capmap.function_split import Functions, naming_closure, short_name, split_functions
@@ -76,7 +89,7 @@ def trace_case(name: str) -> dict[str, Any]:
     import torch
     from capmap import surveyed_library
     from capmap.deferred import Deferred
-    from capmap.file_trace import LibraryFileTrace
+    from capmap.file_trace import LibraryFileTrace, dynamo_traced_code
     from capmap.probes import catalog, eager
     from capmap.probes.context import ProbeContext
     from capmap.random_state import start_random_state
@@ -102,16 +115,93 @@ def trace_case(name: str) -> dict[str, Any]:
     assert seen.code is not None
     eager_ran = sorted({(c.co_filename, c.co_firstlineno) for c in seen.code})
     exported = LibraryFileTrace(root, keep_code=True)
-    start_random_state()
     ok = True
-    try:
-        with exported:
-            torch.export.export(ctx.capture_module().eval(), ctx.capture_inputs(), strict=False)
-    except Exception:  # noqa: BLE001 - what it entered before failing still counts
-        ok = False
+    seconds = {}
+    # Plain and traced, in an order drawn per case: the second export finds warmer caches.
+    for traced in sorted((False, True), key=lambda t: hash((name, t)) % 2):
+        start_random_state()
+        start = time.perf_counter()
+        try:
+            with exported if traced else contextlib.nullcontext():
+                torch.export.export(ctx.capture_module().eval(), ctx.capture_inputs(), strict=False)
+        except Exception:  # noqa: BLE001 - what it entered before failing still counts
+            ok = False
+        seconds["traced" if traced else "plain"] = time.perf_counter() - start
     assert exported.code is not None
     export_ran = sorted({(c.co_filename, c.co_firstlineno) for c in exported.code})
-    return {"name": name, "eager": eager_ran, "export": export_ran, "export_ok": ok}
+    compiled = LibraryFileTrace(root, keep_code=True)
+    start_random_state()
+    with dynamo_traced_code() as found:
+        try:
+            torch.compile(ctx.case_function(), backend="eager")(*ctx.fresh_inputs())
+        except Exception:  # noqa: BLE001 - what it traced before failing still counts
+            pass
+    compiled.add_code(code for codes in found for code in codes)
+    assert compiled.code is not None
+    compile_ran = sorted({(c.co_filename, c.co_firstlineno) for c in compiled.code})
+    return {
+        "name": name,
+        "eager": eager_ran,
+        "export": export_ran,
+        "compile": compile_ran,
+        "export_ok": ok,
+        "seconds": seconds,
+    }
+
+
+def report_misses(traced: list[dict[str, Any]], path: str) -> None:
+    """What `path` enters that the eager call does not, and whether a change to it would be
+    selected by the eager call's functions and files alone."""
+    only = Counter[str]()
+    cases_with_extra = 0
+    missed_by_function: list[str] = []
+    missed_by_file: list[str] = []
+    extra_total = 0
+    for r in traced:
+        eager_keys = keys([tuple(x) for x in r["eager"]])
+        extra = keys([tuple(x) for x in r[path]]) - eager_keys
+        if not extra:
+            continue
+        cases_with_extra += 1
+        extra_total += len(extra)
+        eager_files = {f for f, _ in r["eager"]}
+        for filename, key in sorted(extra):
+            only[f"{filename.rsplit('site-packages/', 1)[-1]}:{key}"] += 1
+            if not selected_by_function(eager_keys, filename, key):
+                missed_by_function.append(f"{r['name']}: {key}")
+            if filename not in eager_files:
+                missed_by_file.append(f"{r['name']}: {key}")
+    n = len(traced)
+    print(f"{path}: cases entering a library function the eager call does not: {cases_with_extra} of {n}")
+    print(f"  such (case, function) pairs: {extra_total}; from the eager call's record alone, a change...")
+    for label, missed in (("by function", missed_by_function), ("by file list", missed_by_file)):
+        in_cases = len({m.split(": ")[0] for m in missed})
+        selected = extra_total - len(missed)
+        print(f"  selects the case {label}: {selected}; missed {len(missed)} in {in_cases} cases")
+    for label, missed in (("by function", missed_by_function), ("by file", missed_by_file)):
+        for line in missed[:8]:
+            print(f"  missed {label}: {line}")
+    print(f"  functions only {path} enters, most often:")
+    for name, count in only.most_common(8):
+        print(f"  {count:4d}  {name}")
+
+
+def report_cost(traced: list[dict[str, Any]], published: Path) -> None:
+    plain = sum(r["seconds"]["plain"] for r in traced)
+    with_trace = sum(r["seconds"]["traced"] for r in traced)
+    ratio = with_trace / plain if plain else float("nan")
+    print(f"export of {len(traced)} cases: {plain:.1f} s plain, {with_trace:.1f} s traced ({ratio:.2f}x)")
+    if published.exists():
+        snapshot = json.loads(published.read_text())
+        export_s = sum(
+            float(c["paths"].get("export", {}).get("export_seconds") or 0) for c in snapshot["cases"]
+        )
+        total_s = sum(float(r.get("seconds") or 0) for c in snapshot["cases"] for r in c["paths"].values())
+        extra = export_s * (ratio - 1)
+        print(
+            f"the published survey: {export_s:.0f} s of export traces in {total_s:.0f} s; recording them "
+            f"adds about {extra:.0f} s ({100 * extra / total_s:.1f} %)"
+        )
 
 
 def main() -> None:
@@ -122,6 +212,9 @@ def main() -> None:
     parser.add_argument("--cases", type=int, default=200, help="cases drawn from the registry")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument(
+        "--published", type=Path, default=Path(__file__).resolve().parents[1] / "surveys/kornia/snapshot.json"
+    )
     args = parser.parse_args()
 
     from capmap import registry
@@ -131,6 +224,10 @@ def main() -> None:
     reg = registry.load(args.registries)
     _registry.update(reg.by_name())
     import capmap.probes.eager  # noqa: F401 - imported before forking, once
+    import torch._dynamo  # noqa: F401
+    from capmap.probes import export
+
+    export.warm()  # as a worker does before it forks: no child pays the first export's setup
 
     names = sorted(n for n, c in _registry.items() if c.skip is None)
     sample = random.Random(args.seed).sample(names, min(args.cases, len(names)))
@@ -142,38 +239,9 @@ def main() -> None:
     took = time.perf_counter() - start
     print(f"{len(traced)} of {len(sample)} sampled cases traced (eager ok) in {took:.0f} s")
 
-    only_export = Counter[str]()
-    cases_with_extra = 0
-    missed_by_function: list[str] = []
-    missed_by_file: list[str] = []
-    extra_total = 0
-    for r in traced:
-        eager_keys = keys([tuple(x) for x in r["eager"]])
-        extra = keys([tuple(x) for x in r["export"]]) - eager_keys
-        if not extra:
-            continue
-        cases_with_extra += 1
-        extra_total += len(extra)
-        eager_files = {f for f, _ in r["eager"]}
-        for filename, key in sorted(extra):
-            only_export[f"{filename.rsplit('site-packages/', 1)[-1]}:{key}"] += 1
-            if not selected_by_function(eager_keys, filename, key):
-                missed_by_function.append(f"{r['name']}: {key}")
-            if filename not in eager_files:
-                missed_by_file.append(f"{r['name']}: {key}")
-    n = len(traced)
-    print(f"cases whose export enters a library function the eager call does not: {cases_with_extra} of {n}")
-    print(f"such (case, function) pairs: {extra_total}; were the function changed, the change...")
-    for label, missed in (("by function", missed_by_function), ("by file list", missed_by_file)):
-        in_cases = len({m.split(": ")[0] for m in missed})
-        selected = extra_total - len(missed)
-        print(f"  selects the case {label}: {selected}; missed {len(missed)} in {in_cases} cases")
-    for label, missed in (("by function", missed_by_function), ("by file", missed_by_file)):
-        for line in missed[:15]:
-            print(f"  missed {label}: {line}")
-    print("functions entered by export only, most often:")
-    for name, count in only_export.most_common(12):
-        print(f"  {count:4d}  {name}")
+    report_misses(traced, "export")
+    report_misses(traced, "compile")
+    report_cost(traced, args.published)
 
 
 if __name__ == "__main__":

@@ -139,27 +139,51 @@ class LibraryFileTrace:
         self._previous: Any = None
         # With keep_code, the library's code objects that ran (function_change maps them to
         # the functions they belong to).
-        self.code: set[CodeType] | None = set() if keep_code else None
+        self._code: set[CodeType] | None = set() if keep_code else None
+        self._entered: set[CodeType] = set()
 
-    def _on_call(self, frame: FrameType, event: str, arg: Any) -> None:
-        code = frame.f_code
+    @property
+    def code(self) -> set[CodeType] | None:
+        """The library's code objects seen so far (None without keep_code)."""
+        self._sort()
+        return self._code
+
+    def _sort(self) -> None:
+        """Moves the code seen so far into the files and code of the library."""
+        entered = list(self._entered)
+        self._entered.clear()
+        for code in entered:
+            self._saw(code)
+
+    def _saw(self, code: CodeType) -> None:
         filename = code.co_filename
         inside = self._in_library.get(filename)
         if inside is None:
             inside = self._in_library[filename] = self._root is not None and self._root.shows(filename)
-        if inside and self.code is not None:
-            self.code.add(code)
-        return None
+        if inside and self._code is not None:
+            self._code.add(code)
 
     def __enter__(self) -> LibraryFileTrace:
         self._previous = sys.gettrace()
-        sys.settrace(self._on_call)
+        entered = self._entered.add
+
+        # As little as can be: it runs for every frame; `_sort` looks at the code later.
+        def on_call(frame: FrameType, event: str, arg: Any) -> None:
+            entered(frame.f_code)
+
+        sys.settrace(on_call)
         return self
 
     def __exit__(
         self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
         sys.settrace(self._previous)
+
+    def add_code(self, codes: Iterable[CodeType]) -> None:
+        """Records code objects known to have run or been traced, as if the trace had seen
+        them start."""
+        for code in codes:
+            self._saw(code)
 
     def add_definitions(self, objects: Iterable[Any]) -> None:
         """Records the library files that define `objects` (see `defined_in`)."""
@@ -171,16 +195,84 @@ class LibraryFileTrace:
             if filename not in self._in_library:
                 self._in_library[filename] = self._root is not None and self._root.shows(filename)
 
+    def _relative(self, filename: str) -> str:
+        assert self._root is not None
+        return os.path.relpath(os.path.abspath(filename), self._root.base).replace(os.sep, "/")
+
     def files(self) -> dict[str, str]:
         """`{"pkg/path.py": recorded_hash}`, paths relative to the folder above the library."""
+        self._sort()
         if self._root is None:
             return {}
         out: dict[str, str] = {}
         for filename, inside in self._in_library.items():
             if inside:
-                path = os.path.relpath(os.path.abspath(filename), self._root.base).replace(os.sep, "/")
-                out[path] = recorded_hash(filename)
+                out[self._relative(filename)] = recorded_hash(filename)
         return dict(sorted(out.items()))
+
+    def functions(self) -> dict[str, str] | None:
+        """`{"pkg/path.py": "helper Class.method"}`: the functions (`function_key`) whose code
+        ran, space-separated, by file; None when the code was not kept or Python names no
+        function's class (before 3.11)."""
+        self._sort()
+        if self.code is None or self._root is None or sys.version_info < (3, 11):
+            return None
+        by_file: dict[str, set[str]] = {}
+        for code in self.code:
+            key = function_key(code)
+            if key is not None:
+                by_file.setdefault(self._relative(code.co_filename), set()).add(key)
+        return {path: " ".join(sorted(keys)) for path, keys in sorted(by_file.items())}
+
+    def record(self) -> dict[str, Any]:
+        """The record's `files`, and its `functions` where known."""
+        record: dict[str, Any] = {"files": self.files()}
+        functions = self.functions()
+        if functions is not None:
+            record["functions"] = functions
+        return record
+
+
+def function_key(code: CodeType) -> str | None:
+    """The outermost function `code` belongs to, named as `function_split` keys it
+    (`Class.method`, `helper`); None for module and class-level code (a module's lambda) and
+    for the functions dynamo makes to resume a frame after a graph break."""
+    outer = str(getattr(code, "co_qualname", "<>")).split(".<locals>.", 1)[0]
+    if "<" in outer or outer.startswith(_DYNAMO_RESUME):
+        return None
+    return outer
+
+
+# The name dynamo gives the code it generates to resume a frame after a graph break; the
+# frame's own function is among the code it traced too.
+_DYNAMO_RESUME = "torch_dynamo_resume_in_"
+
+
+@contextlib.contextmanager
+def dynamo_traced_code() -> Iterator[list[list[CodeType]]]:
+    """Inside the block, each torch.compile trace's list of the code objects dynamo traced
+    (the frame's own, then each function it inlined) is collected as dynamo fills it. Dynamo
+    keeps that list on the tracing context it creates for each frame; where a torch version
+    has no such list, nothing is collected."""
+    found: list[list[CodeType]] = []
+    try:
+        from torch._guards import TracingContext
+    except ImportError:
+        yield found
+        return
+    original = TracingContext.__init__
+
+    def collecting(self: Any, *args: Any, **kwargs: Any) -> None:
+        original(self, *args, **kwargs)
+        traced = getattr(self, "traced_code", None)
+        if isinstance(traced, list):
+            found.append(traced)
+
+    TracingContext.__init__ = collecting  # type: ignore[method-assign]
+    try:
+        yield found
+    finally:
+        TracingContext.__init__ = original  # type: ignore[method-assign]
 
 
 def named_objects(target: Any, names: Iterable[str]) -> list[Any]:

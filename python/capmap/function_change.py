@@ -3,9 +3,11 @@ whose code changed since REV, those that run none of its changed functions, so
 `capmap run --changed-since REV` carries them over instead of running them.
 
 Each changed file is split at REV and now (`function_split`). When every one changed outside
-its functions, nothing can be narrowed and no case is traced. Otherwise each case's eager call
-(its deferred target built too) runs again, in a forked child per case, several at once,
-under a trace that keeps the code objects it enters. A case is affected by the change when
+its functions, nothing can be narrowed and no case is traced. Otherwise the functions each case
+enters are known: the baseline recorded them while its eager call ran (`functions`), or, for a
+case without that record, its eager call (its deferred target built too) runs again, in a
+forked child per case, several at once, under a trace that keeps the code objects it enters.
+A case is affected by the change when
 - it enters a changed file whose skeleton changed (anything may differ then),
 - it enters a function whose code differs at REV (or that is new or gone),
 - or a function it enters names a changed function (`helper(...)`, `self.helper`): a branch
@@ -16,7 +18,8 @@ compared separately), so its known results stand. A case that fails to build, to
 finish in time, or whose child leaves no answer, counts as affected.
 
 The request FILE is JSON: {"registries": [...], "settings": {...}, "cases": [names],
-"files": [absolute paths of the changed files in the git checkout], "jobs": N}. Prints one
+"files": [absolute paths of the changed files in the git checkout], "jobs": N, "recorded":
+{name: the baseline's `functions` of the case}}. Prints one
 JSON line: {"unaffected": [names], "functions": {file: [changed functions]}, "whole":
 [files changed outside their functions]}. Exit 2 when the request or git cannot be read.
 """
@@ -33,7 +36,7 @@ import sys
 import time
 from collections import deque
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from capmap.code_change import git_top, source_at, source_now
@@ -59,6 +62,7 @@ class Change:
 
     files: dict[str, FileChange]
     short: set[str]  # the last part of every changed function's name
+    found: dict[str, str | None] = field(default_factory=dict)  # checkout_file's answers
 
     @staticmethod
     def since(top: str, rev: str, paths: list[str]) -> Change:
@@ -76,6 +80,50 @@ class Change:
             if path == filename or path.replace(os.sep, "/").endswith("/" + relative):
                 return path, file_change
         return None
+
+    def checkout_file(self, recorded: str) -> str | None:
+        """The checkout's file recorded as `recorded` (`pkg/path.py`, below the library's base):
+        a changed file, or one below a folder that holds a changed file."""
+        if recorded not in self.found:
+            self.found[recorded] = self._find(recorded)
+        return self.found[recorded]
+
+    def _find(self, recorded: str) -> str | None:
+        for path in self.files:
+            if path.replace(os.sep, "/").endswith("/" + recorded):
+                return path
+        for path in self.files:
+            folder = os.path.dirname(path)
+            while os.path.dirname(folder) != folder:
+                candidate = os.path.join(folder, recorded)
+                if os.path.isfile(candidate):
+                    return candidate
+                folder = os.path.dirname(folder)
+        return None
+
+
+def affected_as_recorded(change: Change, recorded: dict[str, str]) -> str | None:
+    """Why a case whose baseline recorded entering `recorded` ({"pkg/path.py": "f Class.m"})
+    may see the change, or None."""
+    for rel, keys in recorded.items():
+        ran = set(keys.split())
+        path = change.checkout_file(rel)
+        if path is None:
+            return f"{rel}: not found in the checkout"
+        file_change = change.files.get(path)
+        if file_change is not None:
+            if file_change.whole:
+                return f"{rel}: changed outside its functions"
+            hit = sorted(k for k in file_change.changed if k.rstrip("'") in ran)
+            if hit:
+                return f"{rel}: {hit[0]} changed"
+        functions = _functions_of(path)
+        if functions is None:
+            return f"{rel}: cannot be read"
+        for key, used in functions.names.items():
+            if key.rstrip("'") in ran and used & change.short:
+                return f"{rel}: {key} names a changed function"
+    return None
 
 
 def affected(change: Change, ran: list[tuple[str, int]], base: str) -> str | None:
@@ -207,6 +255,11 @@ def _read_request(path: str) -> dict[str, Any]:
         "settings": dict(request.get("settings") or {}),
         "registries": [str(r) for r in request.get("registries") or []],
         "jobs": int(request.get("jobs") or len(os.sched_getaffinity(0))),
+        "recorded": {
+            str(name): {str(f): str(k) for f, k in functions.items()}
+            for name, functions in dict(request.get("recorded") or {}).items()
+            if isinstance(functions, dict)
+        },
     }
 
 
@@ -241,7 +294,24 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _unaffected(change: Change, request: dict[str, Any]) -> list[str] | None:
-    """The requested cases the change leaves alone; None when the registry cannot be loaded."""
+    """The requested cases the change leaves alone; None when the registry cannot be loaded.
+    Those whose functions the baseline recorded are decided at once; only the others are
+    traced."""
+    names = request["cases"]
+    recorded = request["recorded"]
+    unaffected = [n for n in names if n in recorded and affected_as_recorded(change, recorded[n]) is None]
+    to_trace = [n for n in names if n not in recorded]
+    if to_trace:
+        traced = _unaffected_traced(change, {**request, "cases": to_trace})
+        if traced is None:
+            return None
+        unaffected += traced
+    order = {n: i for i, n in enumerate(names)}
+    return sorted(unaffected, key=order.__getitem__)
+
+
+def _unaffected_traced(change: Change, request: dict[str, Any]) -> list[str] | None:
+    """Of the requested cases, those whose traced eager call enters nothing the change made."""
     from capmap.worker.process_control import cap_threads_before_torch
 
     cap_threads_before_torch()

@@ -42,6 +42,7 @@ struct ListOptions {
   std::string changed_since;
   bool changed_auto = false;
   bool by_function = false;
+  bool by_file = false;
   std::string baseline;
   std::string store;
   int jobs = 0;
@@ -150,7 +151,7 @@ void plan_command(const ListOptions& options, const nlohmann::json& hello) {
         "--shard-by time: needs --baseline, so that every shard splits by the same durations");
   }
   ChangeRequest request{options.changed, options.changed_since, options.changed_auto,
-                        options.by_function};
+                        options.by_function, options.by_file};
   auto changed_files = named_changed_files(request, locate_python());
   std::optional<Baseline> baseline;
   if (!options.baseline.empty()) baseline.emplace(options.baseline);
@@ -296,8 +297,12 @@ void add_list_command(CLI::App& app, int& exit_code) {
                 "Like --changed, with the library files whose installed content differs from "
                 "what the --baseline recorded");
   cmd->add_flag("--by-function", options->by_function,
-                "With --changed-since: of the cases that run a changed file, list only those "
-                "whose eager call enters a changed function or one naming it (traces each case)");
+                "With --changed-since: also narrow the cases whose functions the baseline did not "
+                "record, by tracing their eager call (see `capmap run --help`)");
+  cmd->add_flag("--by-file", options->by_file,
+                "With --changed-since: list every case that runs a changed file, none narrowed "
+                "by function")
+      ->excludes("--by-function");
   cmd->add_option("--baseline", options->baseline,
                   "Snapshot of a full run: the files each case executes and how long it takes");
   cmd->add_option("--store", options->store,

@@ -310,12 +310,19 @@ void add_change_options(CLI::App* cmd, RunCommandOptions& o) {
                   "checkout of the current folder")
       ->group(kGroup);
   cmd->add_flag("--by-function", o.by_function,
-                "With --changed-since: of the cases that run a changed file, run only those whose "
-                "eager call (traced again, in a forked child per case) enters a function whose "
-                "code changed or a function naming one; an edit outside the functions still runs "
-                "every case of the file. Code only a capture path enters is not traced: see "
-                "README, \"Pull requests and CI\"")
+                "With --changed-since: of the cases that run a changed file, those whose "
+                "functions the baseline recorded (the functions their eager call and captures "
+                "entered) run only when one of them changed or names a changed function; this "
+                "flag narrows the others too, by tracing their eager call again (in a forked "
+                "child per case; code only a capture enters is then not seen: see README, "
+                "\"Pull requests and CI\"). An edit outside the functions runs every case of "
+                "the file")
       ->group(kGroup);
+  cmd->add_flag("--by-file", o.by_file,
+                "With --changed-since: run every case that runs a changed file, none narrowed "
+                "by function")
+      ->group(kGroup)
+      ->excludes("--by-function");
   cmd->add_flag("--changed-auto", o.changed_auto,
                 "Like --changed, with the library files whose installed content hashes "
                 "differently from what the --baseline (else the store's last run) recorded: "

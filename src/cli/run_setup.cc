@@ -77,7 +77,7 @@ RunSetup check_run_options(const RunCommandOptions& options) {
   setup.environment = use_python(options, setup.supervisor);
   setup.cache_folder = use_compile_cache(options, setup.environment);
   setup.change_request = {options.changed, options.changed_since, options.changed_auto,
-                          options.by_function};
+                          options.by_function, options.by_file};
   if (setup.shard_by == ShardBy::kTime && options.baseline.empty()) {
     throw UserError(
         "--shard-by time: needs --baseline, so that every shard splits by the same durations");

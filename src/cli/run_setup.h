@@ -37,6 +37,7 @@ struct RunCommandOptions {
   std::string changed_since;
   bool changed_auto = false;
   bool by_function = false;
+  bool by_file = false;
   std::string baseline;
   std::string shard_by = "name";
   std::string python;         // empty: CAPMAP_PYTHON, else the interpreter beside capmap

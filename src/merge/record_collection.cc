@@ -6,28 +6,11 @@
 #include <optional>
 #include <utility>
 
+#include "merge/case_code.h"
 #include "merge/named_examples.h"
 #include "merge/repro_marks.h"
 
 namespace capmap {
-namespace {
-
-// The library files the eager call ran belong to the case, not the path (see run --changed).
-void move_files_to_case(nlohmann::json& entry, const std::string& name,
-                        const Baseline* carry_from) {
-  nlohmann::json& entry_paths = entry["paths"];
-  auto eager = entry_paths.find("eager");
-  if (eager == entry_paths.end()) return;
-  if (eager->contains("files")) {
-    entry["files"] = std::move((*eager)["files"]);
-    eager->erase("files");
-  } else if (const nlohmann::json* known = carry_from ? carry_from->find_case(name) : nullptr;
-             known && eager->value("carried", false) && known->contains("files")) {
-    entry["files"] = (*known)["files"];
-  }
-}
-
-}  // namespace
 
 CollectedRecords collect_records(const StoreList& stores, const std::vector<bool>& usable,
                                  const std::string& run_key, const StoredInventory& inventory,
@@ -99,7 +82,7 @@ nlohmann::json case_entries(std::map<std::string, nlohmann::json>& cases, Collec
                              {"message", "no record: this case × path was not measured"}};
       }
     }
-    move_files_to_case(entry, name, carry_from);
+    gather_case_code(entry, name, carry_from);
     case_list.push_back(std::move(entry));
   }
   if (missing_count) {

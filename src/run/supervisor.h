@@ -22,6 +22,7 @@
 #include "run/interrupt_watcher.h"
 #include "run/progress_display.h"
 #include "run/scheduler.h"
+#include "run/shared_code_folder.h"
 #include "run/task.h"
 #include "run/worker_channel.h"
 #include "store/result_store.h"
@@ -157,6 +158,8 @@ class Supervisor {
 
   SupervisorOptions options_;
   InterruptWatcher& interrupts_;
+  // Made before any worker starts; removed once the destructor has ended them.
+  SharedCodeFolder code_folder_;
   std::vector<WorkerProcess> workers_;
   std::vector<WorkerSlot> slots_;
   std::optional<nlohmann::json> hello_;

@@ -14,7 +14,10 @@ struct ChangeRequest {
   std::vector<std::string> files;  // --changed, as typed
   std::string since;               // --changed-since REV, or empty
   bool by_hash = false;            // --changed-auto
-  bool by_function = false;        // --by-function: narrow --changed-since by function
+  // --changed-since narrows by function the cases whose functions the known snapshot
+  // recorded; --by-function traces the others to narrow them too, --by-file narrows none.
+  bool by_function = false;
+  bool by_file = false;
 
   bool any() const { return !files.empty() || !since.empty() || by_hash; }
 };

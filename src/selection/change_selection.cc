@@ -120,6 +120,9 @@ ChangeSelection select_changed_cases(const std::vector<json>& cases, const json*
                })) {
       ++selection.library_changed;
       selection.runs_changed_file.push_back(c.value("name", ""));
+      if (auto f = before->find("functions"); f != before->end() && f->is_object()) {
+        selection.recorded_functions.emplace(c.value("name", ""), *f);
+      }
     } else if (any_recorded(*before, [&](const std::string& file) {
                  return any_named(lines_moved, file) && cites_a_line_of(*before, file);
                })) {

@@ -4,6 +4,7 @@
 // known snapshot) or its registry file changed, when it is new, when its
 // registry definition or its known result is missing or differs, or when the
 // versions, settings or library package version changed (then every case runs).
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -19,6 +20,9 @@ struct ChangeSelection {
   // The names of the cases counted under library_changed, which narrow_to_functions
   // (function_changes.h) may carry over after all.
   std::vector<std::string> runs_changed_file;
+  // Of those, the functions each one's eager call entered, where the known snapshot recorded
+  // them ({"pkg/path.py": "helper Class.method"}): narrow_to_functions need not trace them.
+  std::map<std::string, nlohmann::json> recorded_functions;
   std::size_t functions_unchanged = 0;  // kept: they run a changed file, none of its changed code
   std::string everything_reason;  // non-empty when every case runs (e.g. torch 2.12.0 vs 2.13.0)
 };

@@ -14,16 +14,20 @@
 
 namespace capmap {
 
-std::vector<std::string> cases_untouched_by_functions(const CaseSource& source,
-                                                      const std::string& rev,
-                                                      const std::vector<std::string>& cases,
-                                                      const std::vector<std::string>& files) {
+std::vector<std::string> cases_untouched_by_functions(
+    const CaseSource& source, const std::string& rev, const std::vector<std::string>& cases,
+    const std::vector<std::string>& files, const std::map<std::string, nlohmann::json>& recorded) {
   if (cases.empty() || files.empty()) return {};
+  nlohmann::json known = nlohmann::json::object();
+  for (const auto& name : cases) {
+    if (auto it = recorded.find(name); it != recorded.end()) known[name] = it->second;
+  }
   const nlohmann::json request = {{"registries", source.registries},
                                   {"settings", source.settings},
                                   {"cases", cases},
                                   {"files", files},
-                                  {"jobs", source.jobs}};
+                                  {"jobs", source.jobs},
+                                  {"recorded", known}};
   const auto path = std::filesystem::temp_directory_path() /
                     fmt::format("capmap-function-request-{}.json", ::getpid());
   {
@@ -55,18 +59,37 @@ std::vector<std::string> cases_untouched_by_functions(const CaseSource& source,
 
 void narrow_to_functions(ChangeSelection& selection, const ChangeRequest& request,
                          const CaseSource& source, const std::vector<std::string>& changed_code) {
-  if (!request.by_function || request.since.empty() || !request.files.empty() || request.by_hash) {
+  if (request.by_file || request.since.empty() || !request.files.empty() || request.by_hash) {
     return;
   }
   if (!selection.everything_reason.empty() || selection.runs_changed_file.empty()) return;
-  std::fprintf(stderr,
-               "capmap: --changed-since %s: tracing the %zu cases that run a changed file, to "
-               "keep those that run none of its changed functions\n",
-               request.since.c_str(), selection.runs_changed_file.size());
+  // By default only the cases whose functions the known snapshot recorded are narrowed: that
+  // costs no trace, and what the captures entered was recorded too.
+  std::vector<std::string> candidates;
+  for (const auto& name : selection.runs_changed_file) {
+    if (request.by_function || selection.recorded_functions.contains(name)) {
+      candidates.push_back(name);
+    }
+  }
+  if (candidates.empty()) return;
+  const std::size_t recorded = std::min(candidates.size(), selection.recorded_functions.size());
+  if (request.by_function) {
+    std::fprintf(stderr,
+                 "capmap: --changed-since %s: of the %zu cases that run a changed file, keeping "
+                 "those that run none of its changed functions (%zu as the baseline recorded, "
+                 "%zu traced now)\n",
+                 request.since.c_str(), candidates.size(), recorded, candidates.size() - recorded);
+  } else {
+    std::fprintf(stderr,
+                 "capmap: --changed-since %s: of the %zu cases that run a changed file, %zu have "
+                 "the functions they run recorded: keeping those that run none of its changed "
+                 "functions (--by-file runs them all)\n",
+                 request.since.c_str(), selection.runs_changed_file.size(), candidates.size());
+  }
   std::vector<std::string> untouched;
   try {
-    untouched = cases_untouched_by_functions(source, request.since, selection.runs_changed_file,
-                                             changed_code);
+    untouched = cases_untouched_by_functions(source, request.since, candidates, changed_code,
+                                             selection.recorded_functions);
   } catch (const UserError& e) {
     std::fprintf(stderr,
                  "capmap: --changed-since %s: cannot compare functions (%s); every case that "

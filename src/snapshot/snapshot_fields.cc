@@ -84,6 +84,7 @@ constexpr Field kCaseFields[] = {
     {"constant", kString | kNull},
     {"empty", kString | kNull},
     {"files", kStringMap},
+    {"functions", kStringMap},
     {"paths", kObject},
     {"method", kString | kNull},
     {"covers", kStringList | kString},

@@ -411,8 +411,8 @@ def test_changed_since_leaves_out_files_whose_code_is_the_same(
         layout = capmap(capmap_bin, library, "list", REGISTRY, "--changed-since", "HEAD", "--baseline",
                         baseline, "--run-paths", PATHS, cwd=library)  # fmt: skip
         edited.write_text(original.replace("return ", "return 1 * ", 1))
-        code = capmap(capmap_bin, library, "list", REGISTRY, "--changed-since", "HEAD", "--baseline",
-                      baseline, "--run-paths", PATHS, cwd=library)  # fmt: skip
+        code = capmap(capmap_bin, library, "list", REGISTRY, "--changed-since", "HEAD", "--by-file",
+                      "--baseline", baseline, "--run-paths", PATHS, cwd=library)  # fmt: skip
     finally:
         edited.write_text(original)
     assert layout.returncode == 0, layout.stderr

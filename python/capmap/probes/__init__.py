@@ -49,8 +49,9 @@ def run_task(
     watch = Stopwatch()
     owner = case.target.factory if isinstance(case.target, Deferred) else case.target
     root = surveyed_library.root_for(owner)
-    # The library files building and calling the case run, and those defining what it names.
-    files = LibraryFileTrace(root)
+    # The library files building and calling the case run, and those defining what it names;
+    # and the functions that ran, so `--by-function` needs no trace of its own.
+    files = LibraryFileTrace(root, keep_code=True)
     if case.skip is None:
         try:
             with files:
@@ -77,7 +78,7 @@ def run_task(
         state = None
         reference = {"status": "fail", **ctx.error_fields(build_error), "seconds": watch.seconds()}
         reference["message"] = f"building the target: {reference.get('message', '')}"
-        reference["files"] = files.files()
+        reference.update(files.record())
     else:
         state = target_state(case)
         start_random_state()
@@ -85,6 +86,9 @@ def run_task(
     _add_flattened(ctx, reference)
     if "eager" in wanted:
         emit({"type": "record", "path": "eager", "record": reference})
+    # What the eager record says the case runs; a capture that enters more says it in its own
+    # record, and merge takes the union.
+    known_code = files.record()
 
     # The programs traced here stay alive from the export path to the ONNX and AOTInductor
     # paths that reuse them; the cycle collector waits until compile (see collection_paused).
@@ -116,6 +120,10 @@ def run_task(
                 # The tolerance the difference was measured against, beside it in the record.
                 record.update(atol=ctx.case.atol, rtol=ctx.case.rtol)
         _add_flattened(ctx, record)
+        entered = files.record()
+        if entered != known_code:
+            record.update(entered)
+            known_code = entered
         emit({"type": "record", "path": p, "record": record})
     paused.close()
     if state is not None:

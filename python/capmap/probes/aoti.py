@@ -50,7 +50,9 @@ def probe(ctx: ProbeContext) -> dict[str, Any]:
         watch = Stopwatch()
         try:
             strict = bool(ctx.settings["export_strict"])
-            program = torch.export.export(ctx.capture_module().eval(), ctx.capture_inputs(), strict=strict)
+            module = ctx.capture_module().eval()
+            with ctx.library_trace():
+                program = torch.export.export(module, ctx.capture_inputs(), strict=strict)
         except Exception as exc:  # noqa: BLE001 - without a program there is nothing to compile
             stages["export"] = watch.seconds()
             return {"status": "export-fail", **record, **ctx.error_fields(exc)}

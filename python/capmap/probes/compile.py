@@ -64,6 +64,12 @@ def prepare() -> None:
 
 
 def probe(ctx: ProbeContext) -> dict[str, Any]:
+    # The library functions dynamo inlines join the case's files and functions.
+    with ctx.dynamo_code():
+        return _probe(ctx)
+
+
+def _probe(ctx: ProbeContext) -> dict[str, Any]:
     import torch._dynamo
     from torch._dynamo import utils as dynamo_utils
 

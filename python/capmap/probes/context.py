@@ -19,7 +19,7 @@ from capmap.capture import FlatCase, tensors_of
 from capmap.cases import Case
 from capmap.compare import clone_inputs, flatten
 from capmap.errors import LibraryRoot, describe
-from capmap.file_trace import LibraryFileTrace
+from capmap.file_trace import LibraryFileTrace, dynamo_traced_code
 
 LOG_TAIL_BYTES = 4096
 
@@ -38,6 +38,31 @@ class ProbeContext:
     flat: FlatCase | None = None
     # The library files the case depends on; building a deferred target already added to it.
     files: LibraryFileTrace | None = None
+
+    @contextlib.contextmanager
+    def library_trace(self) -> Iterator[None]:
+        """Around an export: the library code it enters joins the case's files and functions,
+        as the eager call's did, so a change to code only a capture runs still selects the
+        case. A non-strict export runs the code (a trace sees its frames); a strict one has
+        dynamo trace it (see `dynamo_code`)."""
+        if self.files is None:
+            yield
+            return
+        with self.files, self.dynamo_code():
+            yield
+
+    @contextlib.contextmanager
+    def dynamo_code(self) -> Iterator[None]:
+        """Around a torch.compile: the library code dynamo traced (inlined without running
+        a frame, so no trace sees it) joins the case's files and functions."""
+        if self.files is None:
+            yield
+            return
+        with dynamo_traced_code() as found:
+            try:
+                yield
+            finally:  # what dynamo traced before a failure counts too
+                self.files.add_code(code for codes in found for code in codes)
 
     def fresh_inputs(self) -> tuple[Any, ...]:
         """The case's inputs with fresh tensors (library objects rebuilt around them when flattening)."""

@@ -267,14 +267,15 @@ def _leaf_shapes(program: Any, count: int) -> list[Any] | None:
 
 def trace(ctx: ProbeContext) -> DynamicTrace:
     """Exports the capture module with dynamic dims and prepares the other input sets."""
-    return trace_module(
-        ctx.capture_module().eval(),
-        ctx.capture_inputs(),
-        varying_kinds(ctx),
-        strict=bool(ctx.settings["export_strict"]),
-        captured_tensors=ctx.captured_tensors,
-        root=ctx.root,
-    )
+    with ctx.library_trace():
+        return trace_module(
+            ctx.capture_module().eval(),
+            ctx.capture_inputs(),
+            varying_kinds(ctx),
+            strict=bool(ctx.settings["export_strict"]),
+            captured_tensors=ctx.captured_tensors,
+            root=ctx.root,
+        )
 
 
 def trace_module(

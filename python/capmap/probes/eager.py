@@ -19,7 +19,7 @@ PATH = CapturePath(
     order=0,
     description="the case called as is: the reference every capture path is compared with",
     statuses={"ok": "ok", "fail": "fail"},
-    fields=("outputs", "files"),
+    fields=("outputs", "files", "functions"),
     default=True,
     reference=True,
 )
@@ -27,15 +27,15 @@ PATH = CapturePath(
 
 def probe(ctx: ProbeContext) -> dict[str, Any]:
     # The library files the call runs: `capmap run --changed` re-runs only the cases a change touches.
-    trace = ctx.files if ctx.files is not None else LibraryFileTrace(ctx.root)
+    trace = ctx.files if ctx.files is not None else LibraryFileTrace(ctx.root, keep_code=True)
     if flattening_wanted(ctx.case, ctx.settings):
         ctx.flat = flat_case(ctx.case)
     try:
         with torch.no_grad(), trace:
             out = ctx.call(*ctx.fresh_inputs())
     except Exception as exc:  # noqa: BLE001 - a failing call still says which files it ran
-        return {"status": "fail", **ctx.error_fields(exc), "files": trace.files()}
-    files = trace.files()
+        return {"status": "fail", **ctx.error_fields(exc), **trace.record()}
+    files = trace.record()
     tensors = [t.detach() for t in ctx.output_tensors(out, describe=True)]
     ctx.reference = tensors
     if not tensors:
@@ -43,6 +43,6 @@ def probe(ctx: ProbeContext) -> dict[str, Any]:
             "status": "no-tensor-output",
             "outputs": [],
             "message": f"returned {type(out).__name__}",
-            "files": files,
+            **files,
         }
-    return {"status": "ok", "outputs": [summary(t) for t in tensors], "files": files}
+    return {"status": "ok", "outputs": [summary(t) for t in tensors], **files}

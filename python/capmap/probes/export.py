@@ -29,7 +29,8 @@ def probe(ctx: ProbeContext) -> dict[str, Any]:
     module = ctx.capture_module().eval()
     watch = Stopwatch()
     try:
-        program = torch.export.export(module, ctx.capture_inputs(), strict=strict)
+        with ctx.library_trace():
+            program = torch.export.export(module, ctx.capture_inputs(), strict=strict)
     except Exception as exc:  # noqa: BLE001 - the failure is what this path reports
         return {"status": "fail", **record, "export_seconds": watch.seconds(), **ctx.error_fields(exc)}
     record["export_seconds"] = watch.seconds()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import re
 from typing import Any
 
@@ -66,8 +67,11 @@ def probe(ctx: ProbeContext) -> dict[str, Any]:
     shared = ctx.products.get("export")
     model: Any = shared if shared is not None else ctx.capture_module().eval()
     watch = Stopwatch()
+    # Without the export path's program, the exporter's own trace runs the library's code.
+    traced = ctx.library_trace() if shared is None else contextlib.nullcontext()
     try:
-        program = torch.onnx.export(model, ctx.capture_inputs(), dynamo=True, opset_version=opset)
+        with traced:
+            program = torch.onnx.export(model, ctx.capture_inputs(), dynamo=True, opset_version=opset)
     except Exception as exc:  # noqa: BLE001 - the failure is what this path reports
         stages["export"] = watch.seconds()
         export_failure = {"status": "export-fail", **record, **ctx.error_fields(exc)}

@@ -77,8 +77,14 @@ class ForkServer:
         self._poller = select.poll()
 
     def serve(self) -> None:
-        # The children of one run parse each library file once between them (file_trace).
-        with tempfile.TemporaryDirectory(prefix="capmap-code-") as shared:
+        # The children of one run parse each library file once between them (file_trace),
+        # through the supervisor's folder, which outlives a worker it kills; alone, the
+        # worker makes its own.
+        given = os.environ.get("CAPMAP_CODE_HASHES", "")
+        with contextlib.ExitStack() as stack:
+            shared = given
+            if not os.path.isdir(given):
+                shared = stack.enter_context(tempfile.TemporaryDirectory(prefix="capmap-code-"))
             share_code_hashes(shared)
             try:
                 self._serve()

@@ -61,6 +61,20 @@ TEST(ChangeSelection, SelectsCasesThatRunAChangedFileAndKeepsTheRest) {
             "1 of 2 cases selected by the change (1 run a changed library file)");
 }
 
+TEST(ChangeSelection, KeepsTheRecordedFunctionsOfTheCasesRunningAChangedFile) {
+  json blur = known_case("blur", {{"kornia/filters/gaussian.py", "aa"}});
+  blur["functions"] = {{"kornia/filters/gaussian.py", "gaussian_blur2d get_gaussian_kernel1d"}};
+  json box = known_case("box", {{"kornia/filters/gaussian.py", "aa"}});  // recorded none
+  json gray = known_case("gray", {{"kornia/color/gray.py", "bb"}});
+  gray["functions"] = {{"kornia/color/gray.py", "rgb_to_grayscale"}};
+  json known = known_snapshot({blur, box, gray});
+  auto s = select_changed_cases({make_case("blur"), make_case("box"), make_case("gray")}, &known,
+                                run_info(), {"/x/kornia/filters/gaussian.py"}, kPaths);
+  EXPECT_EQ(s.runs_changed_file, (std::vector<std::string>{"blur", "box"}));
+  ASSERT_EQ(s.recorded_functions.size(), 1u);  // gray does not run the changed file
+  EXPECT_EQ(s.recorded_functions.at("blur"), blur["functions"]);
+}
+
 TEST(ChangeSelection, NewChangedUnknownAndUnmeasuredCasesRun) {
   json no_files = known_case("no_files", nullptr);
   no_files.erase("files");
