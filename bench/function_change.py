@@ -22,10 +22,13 @@ its first line, which changes the function's code and nothing else. It prints, s
   (then every commit of the stream can be measured: `--top 400`).
 With `--replay`, the stream's wall distribution is printed again with the measured commits'
 walls by function in place of by file (the others keep their file walls: an upper bound).
-With `--run COMMIT...`, those commits' edits run `--changed-since HEAD --by-function` for real,
-cold and then warm (the same compiler cache folder), on fresh stores, against the baseline with
-recorded functions when `--functions` is given. A real commit may edit more than one
-function of a file: the figures say what a one-function change costs, not what each commit did.
+With `--run COMMIT...`, those commits' edits run `--changed-since HEAD` for real, cold and then
+warm (the same compiler cache folder), on fresh stores, against the baseline with recorded
+functions when `--functions` is given (so they narrow by function from the records, as a PR job
+does by default). `--run-matrix COMMIT...` also runs those as the `--matrix` shard jobs
+(`--shard I/N --shard-by time`), warm, one after another: the slowest is the matrix's wall.
+A real commit may edit more than one function of a file: the figures say what a one-function
+change costs, not what each commit did.
 """
 
 from __future__ import annotations
@@ -161,9 +164,10 @@ def chosen_commits(
 
 
 def real_run(
-    binary: Path, env: dict[str, str], library: Path, baseline: Path, jobs: int, cache: Path
+    binary: Path, env: dict[str, str], library: Path, baseline: Path, jobs: int, cache: Path, shard: str = ""
 ) -> float:
-    args = ["--baseline", str(baseline), "--changed-since", "HEAD", "--by-function"]
+    args = ["--baseline", str(baseline), "--changed-since", "HEAD"]
+    args += ["--shard", shard, "--shard-by", "time"] if shard else []
     return timed_run(binary, jobs, cache, args, str(library), env, cwd=library)
 
 
@@ -198,6 +202,7 @@ class Measured:
     select_s: float = 0.0  # what the recorded selection took beyond the file list's
     cold_s: float | None = None
     warm_s: float | None = None
+    matrix_s: float | None = None  # the slowest of the warm shard jobs
 
     def best(self) -> Selection:
         by_function = self.recorded or self.function
@@ -213,6 +218,8 @@ class Measured:
             out += f"\trecorded {r[0]} cases {r[1]:.0f} s ({r[2]:.0f} s), selecting {self.select_s:.1f} s"
         if self.cold_s is not None:
             out += f"\trun cold {self.cold_s:.0f} s warm {self.warm_s or 0:.0f} s"
+        if self.matrix_s is not None:
+            out += f" matrix warm {self.matrix_s:.0f} s"
         return out
 
 
@@ -232,6 +239,13 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0, help="draws the function edited in each file")
     parser.add_argument("--replay", type=Path, help="pr_replay.py --out TSV of the whole stream")
     parser.add_argument("--run", nargs="*", default=[], metavar="COMMIT", help="run these commits for real")
+    parser.add_argument(
+        "--run-matrix",
+        nargs="*",
+        default=[],
+        metavar="COMMIT",
+        help="of the --run commits, also run these as --matrix shard jobs (warm, one after another)",
+    )
     parser.add_argument("--functions", type=Path, help="a survey whose cases recorded their functions")
     parser.add_argument("--no-trace", action="store_true", help="leave out the traced listing")
     args = parser.parse_args()
@@ -299,6 +313,10 @@ def main() -> None:
                     against = recorded_baseline or baseline
                     row.cold_s = real_run(binary, env, library, against, args.jobs, cache)
                     row.warm_s = real_run(binary, env, library, against, args.jobs, cache)
+                    if change in args.run_matrix:
+                        shards = [f"{i}/{args.matrix}" for i in range(1, args.matrix + 1)]
+                        walls = [real_run(binary, env, library, against, args.jobs, cache, s) for s in shards]
+                        row.matrix_s = max(walls)
             results[change] = row
             shown = ", ".join(names)[:100]
             print(f"{change}\t{len(edited)} files\t{row.line(args.matrix, args.jobs)}\t{shown}", flush=True)
