@@ -1,6 +1,6 @@
 """Documentation pull requests: what `--changed-since` selects when a change edits docstrings only.
 
-    PYTHONPATH=python python bench/docs_change.py [--bin build/main/capmap]
+    PYTHONPATH=python python bench/docs_change.py [--bin build/tests/capmap]
         [--commits ../shared/data/kornia-commits.tsv] [--baseline surveys/kornia/snapshot.json]
         [--kind docs] [--jobs 2] [--run COMMIT...] [--replay replay.tsv]
 

@@ -1,6 +1,6 @@
 """Pull-request surveys on a real stream of changes: selection and wall for every commit.
 
-    PYTHONPATH=python python bench/pr_replay.py [--bin build/main/capmap]
+    PYTHONPATH=python python bench/pr_replay.py [--bin build/tests/capmap]
         [--commits ../shared/data/kornia-commits.tsv] [--baseline surveys/kornia/snapshot.json]
         [--jobs 2] [--matrix 4] [--measure 8] [--max-predicted S] [--out replay.tsv]
 
@@ -128,7 +128,7 @@ def measure(
 def stream_parser(doc: str | None) -> argparse.ArgumentParser:
     """The options of the benches on the stream of commits: binary, stream, baseline, cores."""
     parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--bin", type=Path, default=REPO / "build" / "main" / "capmap")
+    parser.add_argument("--bin", type=Path, default=REPO / "build" / "tests" / "capmap")
     parser.add_argument(
         "--commits", type=Path, default=REPO.parent / "shared" / "data" / "kornia-commits.tsv"
     )

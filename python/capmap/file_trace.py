@@ -224,6 +224,11 @@ class LibraryFileTrace:
                 by_file.setdefault(self._relative(code.co_filename), set()).add(key)
         return {path: " ".join(sorted(keys)) for path, keys in sorted(by_file.items())}
 
+    def seen(self) -> tuple[int, int]:
+        """Grows whenever the record may have: the files looked at and the library code kept."""
+        self._sort()
+        return len(self._in_library), len(self._code or ())
+
     def record(self) -> dict[str, Any]:
         """The record's `files`, and its `functions` where known."""
         record: dict[str, Any] = {"files": self.files()}

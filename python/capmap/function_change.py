@@ -22,11 +22,14 @@ The request FILE is JSON: {"registries": [...], "settings": {...}, "cases": [nam
 {name: the baseline's `functions` of the case}}. Prints one
 JSON line: {"unaffected": [names], "functions": {file: [changed functions]}, "whole":
 [files changed outside their functions]}. Exit 2 when the request or git cannot be read.
+`--remove-request` removes FILE once it is read (capmap writes one for each call, and a
+capmap killed while this runs would otherwise leave it behind).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import json
 import os
@@ -75,11 +78,10 @@ class Change:
     def of_file(self, filename: str, base: str) -> tuple[str, FileChange] | None:
         """The changed checkout file that `filename` (run from the library at `base`) is: the
         one whose path ends with its path below `base`."""
-        relative = os.path.relpath(os.path.abspath(filename), base).replace(os.sep, "/")
-        for path, file_change in self.files.items():
-            if path == filename or path.replace(os.sep, "/").endswith("/" + relative):
-                return path, file_change
-        return None
+        if filename in self.files:
+            return filename, self.files[filename]
+        path = self._changed_ending(os.path.relpath(os.path.abspath(filename), base))
+        return None if path is None else (path, self.files[path])
 
     def checkout_file(self, recorded: str) -> str | None:
         """The checkout's file recorded as `recorded` (`pkg/path.py`, below the library's base):
@@ -88,10 +90,15 @@ class Change:
             self.found[recorded] = self._find(recorded)
         return self.found[recorded]
 
+    def _changed_ending(self, relative: str) -> str | None:
+        """The changed file whose path ends with `relative` (a path below the library's base)."""
+        suffix = "/" + relative.replace(os.sep, "/")
+        return next((p for p in self.files if p.replace(os.sep, "/").endswith(suffix)), None)
+
     def _find(self, recorded: str) -> str | None:
-        for path in self.files:
-            if path.replace(os.sep, "/").endswith("/" + recorded):
-                return path
+        changed = self._changed_ending(recorded)
+        if changed is not None:
+            return changed
         for path in self.files:
             folder = os.path.dirname(path)
             while os.path.dirname(folder) != folder:
@@ -267,12 +274,17 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m capmap.function_change", description=__doc__)
     parser.add_argument("rev")
     parser.add_argument("--request", required=True, help="the request's JSON file")
+    parser.add_argument("--remove-request", action="store_true", help="remove the file once read")
     args = parser.parse_args(argv)
     try:
         request = _read_request(args.request)
     except (OSError, ValueError, KeyError, TypeError) as exc:
         print(f"capmap.function_change: {args.request}: unreadable request: {exc}", file=sys.stderr)
         return 2
+    finally:
+        if args.remove_request:
+            with contextlib.suppress(OSError):
+                os.remove(args.request)
     top = git_top()
     if top is None:
         print("capmap.function_change: the current folder is not in a git checkout", file=sys.stderr)

@@ -347,7 +347,10 @@ void add_capture_options(CLI::App* cmd, RunCommandOptions& o) {
                 "Capture each case's own inputs and result, library objects and all, instead of "
                 "the tensors inside them")
       ->group(kGroup);
-  cmd->add_option("--timeout", o.timeout, "Time limit per path in seconds")
+  cmd->add_option("--timeout", o.timeout,
+                  "Time limit per path in seconds; a path that an earlier record (the "
+                  "--baseline's or the store's) saw end in S seconds under it gets up to 10 x S, "
+                  "at most 3 x this, for a slower machine or a colder compiler cache")
       ->capture_default_str()
       ->check(CLI::PositiveNumber)
       ->group(kGroup);

@@ -41,7 +41,7 @@ struct SupervisorOptions {
   size_t warm_up_min_tasks = 4;
   int jobs = 1;                             // job slots: tasks that run at once
   int workers = 1;                          // worker processes hosting the slots (at most `jobs`)
-  double timeout_seconds = 420;             // per path
+  double timeout_seconds = 420;             // per path (more for a known one: path_time_limit)
   std::uint64_t memory_limit = 8ull << 30;  // RSS of a task's process group
   double kill_grace_seconds = 3;            // SIGTERM → SIGKILL
   // Let a worker run several tasks in one child, in a row, while each leaves
@@ -152,6 +152,8 @@ class Supervisor {
                                const std::string& path, bool in_reference) const;
   void dispatch_idle_workers();
   void enforce_limits();
+  // The running path's time limit: --timeout, more for a path a known record saw end.
+  double time_limit(const RunningTask& running) const;
   void stop_everything();
   void shut_down_workers();
   void requeue(Task task);

@@ -34,9 +34,9 @@ nlohmann::json Supervisor::engine_record(const RunningTask& running, const Endin
   switch (running.kill) {
     case KillReason::kTimeout:
       record["status"] = "timeout";
-      record["limit_seconds"] = options_.timeout_seconds;
-      record["message"] = fmt::format("{} ran past the time limit of {} s and was killed", where,
-                                      options_.timeout_seconds);
+      record["limit_seconds"] = time_limit(running);
+      record["message"] = fmt::format("{} ran past the time limit of {:.0f} s and was killed",
+                                      where, time_limit(running));
       break;
     case KillReason::kOom:
       record["status"] = "oom";

@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "run/path_time_limit.h"
 #include "run/process_control.h"
 #include "run/supervisor.h"
 
@@ -21,13 +22,22 @@ constexpr auto kDoneAfterKillLimit = std::chrono::seconds(5);
 
 }  // namespace
 
+double Supervisor::time_limit(const RunningTask& running) const {
+  std::optional<double> known;
+  if (durations_ != nullptr) {
+    auto it = durations_->find({running.task.case_name, running.path});
+    if (it != durations_->end()) known = it->second;
+  }
+  return path_time_limit(options_.timeout_seconds, known);
+}
+
 void Supervisor::enforce_limits() {
   auto now = Clock::now();
   auto grace = std::chrono::duration<double>(options_.kill_grace_seconds);
-  auto limit = std::chrono::duration<double>(options_.timeout_seconds);
   for (auto& slot : slots_) {
     if (!slot.running || worker_pid(slot) == 0) continue;
     RunningTask& running = *slot.running;
+    auto limit = std::chrono::duration<double>(time_limit(running));
     if (running.kill == KillReason::kNone && now - running.path_started > limit) {
       running.kill = KillReason::kTimeout;
       running.kill_sent = now;

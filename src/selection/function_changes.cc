@@ -37,8 +37,10 @@ std::vector<std::string> cases_untouched_by_functions(
       throw UserError(fmt::format("--changed-since {}: cannot write {}", rev, path.string()));
   }
   int exit_code = 0;
-  std::string output = run_and_capture(
-      {source.python, "-m", "capmap.function_change", rev, "--request", path.string()}, exit_code);
+  std::string output = run_and_capture({source.python, "-m", "capmap.function_change", rev,
+                                        "--request", path.string(), "--remove-request"},
+                                       exit_code);
+  // The child removes it once read; here in case it never started.
   std::error_code ignored;
   std::filesystem::remove(path, ignored);
   // The answer is stdout's last line; a registry may print before it.

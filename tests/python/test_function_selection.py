@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
 import textwrap
 from pathlib import Path
 
@@ -128,8 +129,8 @@ def checkout(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
-def capmap(binary: Path, root: Path, *args: str | Path) -> subprocess.CompletedProcess[str]:
-    env = python_env(PYTHONPATH=os.pathsep.join([str(root), str(PYTHON_DIR)]))
+def capmap(binary: Path, root: Path, *args: str | Path, **env_vars: str) -> subprocess.CompletedProcess[str]:
+    env = python_env(PYTHONPATH=os.pathsep.join([str(root), str(PYTHON_DIR)]), **env_vars)
     argv = [str(binary), *map(str, args)]
     return subprocess.run(argv, capture_output=True, text=True, env=env, cwd=root, timeout=600, check=False)
 
@@ -249,12 +250,14 @@ def test_a_real_run_carries_what_the_functions_leave_untouched(
     original = path.read_text()
     try:
         edited(checkout, "    return x * FACTOR\n", "    return x * FACTOR * 1\n")
+        (tmp_path / "tmp").mkdir()
         done = capmap(capmap_bin, checkout, "run", "registry.py", "--paths", "eager", "--jobs", "1",
                       "--changed-since", "HEAD", "--by-function", "--baseline", baseline,
-                      "--store", tmp_path / "r.db")  # fmt: skip
+                      "--store", tmp_path / "r.db", TMPDIR=str(tmp_path / "tmp"))  # fmt: skip
     finally:
         path.write_text(original)
     assert done.returncode == 0, done.stderr
+    assert list((tmp_path / "tmp").iterdir()) == []  # the selection's request and code hashes
     snapshot = json.loads((tmp_path / "snapshot.json").read_text())
     carried = {c["name"] for c in snapshot["cases"] if c["paths"]["eager"].get("carried")}
     assert carried == {"shift", "snapped", "Shift", "shift_lambda"}
@@ -384,3 +387,29 @@ def test_code_only_a_capture_runs_is_recorded_and_selects_the_case(
                 assert chosen == expected, (extra, done.stderr)
         finally:
             path.write_text(EXACT)
+
+
+@pytest.mark.parametrize("body", ['{"cases": [], "files": []}', "{not json"], ids=["request", "unreadable"])
+def test_the_request_file_is_removed_once_read(checkout: Path, tmp_path: Path, body: str) -> None:
+    request = tmp_path / "request.json"
+    request.write_text(body)
+    argv = [
+        sys.executable,
+        "-m",
+        "capmap.function_change",
+        "HEAD",
+        "--request",
+        str(request),
+        "--remove-request",
+    ]
+    env = python_env(PYTHONPATH=str(PYTHON_DIR))
+    done = subprocess.run(
+        argv, capture_output=True, text=True, env=env, cwd=checkout, timeout=120, check=False
+    )
+    # Read and gone, answered or not: a capmap killed meanwhile leaves nothing in the temp folder.
+    assert not request.exists()
+    if body.startswith("{not"):
+        assert done.returncode == 2 and "unreadable request" in done.stderr
+    else:
+        assert done.returncode == 0, done.stderr
+        assert json.loads(done.stdout.splitlines()[-1])["unaffected"] == []

@@ -88,7 +88,7 @@ def run_task(
         emit({"type": "record", "path": "eager", "record": reference})
     # What the eager record says the case runs; a capture that enters more says it in its own
     # record, and merge takes the union.
-    known_code = files.record()
+    known_code, known_seen = files.record(), files.seen()
 
     # The programs traced here stay alive from the export path to the ONNX and AOTInductor
     # paths that reuse them; the cycle collector waits until compile (see collection_paused).
@@ -120,10 +120,12 @@ def run_task(
                 # The tolerance the difference was measured against, beside it in the record.
                 record.update(atol=ctx.case.atol, rtol=ctx.case.rtol)
         _add_flattened(ctx, record)
-        entered = files.record()
-        if entered != known_code:
-            record.update(entered)
-            known_code = entered
+        if files.seen() != known_seen:  # the record is rebuilt only when the trace grew
+            known_seen = files.seen()
+            entered = files.record()
+            if entered != known_code:
+                record.update(entered)
+                known_code = entered
         emit({"type": "record", "path": p, "record": record})
     paused.close()
     if state is not None:
