@@ -257,7 +257,9 @@ def test_a_real_run_carries_what_the_functions_leave_untouched(
     finally:
         path.write_text(original)
     assert done.returncode == 0, done.stderr
-    assert list((tmp_path / "tmp").iterdir()) == []  # the selection's request and code hashes
+    # Neither the selection's request nor the run's code hashes stay (the compiler cache does).
+    left = [p.name for p in (tmp_path / "tmp").iterdir() if not p.name.startswith("capmap-inductor")]
+    assert left == []
     snapshot = json.loads((tmp_path / "snapshot.json").read_text())
     carried = {c["name"] for c in snapshot["cases"] if c["paths"]["eager"].get("carried")}
     assert carried == {"shift", "snapped", "Shift", "shift_lambda"}
