@@ -32,12 +32,14 @@ nlohmann::json Supervisor::engine_record(const RunningTask& running, const Endin
   std::string where = in_reference ? "the eager reference run" : "the " + path + " path";
   nlohmann::json record = {{"seconds", seconds}};
   switch (running.kill) {
-    case KillReason::kTimeout:
+    case KillReason::kTimeout: {
+      const double limit = time_limit(running);
       record["status"] = "timeout";
-      record["limit_seconds"] = time_limit(running);
-      record["message"] = fmt::format("{} ran past the time limit of {:.0f} s and was killed",
-                                      where, time_limit(running));
+      record["limit_seconds"] = limit;
+      record["message"] =
+          fmt::format("{} ran past the time limit of {:.0f} s and was killed", where, limit);
       break;
+    }
     case KillReason::kOom:
       record["status"] = "oom";
       record["rss_bytes"] = running.rss_at_kill;

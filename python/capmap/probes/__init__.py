@@ -120,8 +120,9 @@ def run_task(
                 # The tolerance the difference was measured against, beside it in the record.
                 record.update(atol=ctx.case.atol, rtol=ctx.case.rtol)
         _add_flattened(ctx, record)
-        if files.seen() != known_seen:  # the record is rebuilt only when the trace grew
-            known_seen = files.seen()
+        seen = files.seen()
+        if seen != known_seen:  # the record is rebuilt only when the trace grew
+            known_seen = seen
             entered = files.record()
             if entered != known_code:
                 record.update(entered)
