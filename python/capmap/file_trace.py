@@ -243,7 +243,8 @@ def function_key(code: CodeType) -> str | None:
     (`Class.method`, `helper`); None for module and class-level code (a module's lambda) and
     for the functions dynamo makes to resume a frame after a graph break."""
     outer = str(getattr(code, "co_qualname", "<>")).split(".<locals>.", 1)[0]
-    if "<" in outer or outer.startswith(_DYNAMO_RESUME):
+    # A method's resume function is named inside its class: `K.torch_dynamo_resume_in_m_at_5`.
+    if "<" in outer or outer.rpartition(".")[2].startswith(_DYNAMO_RESUME):
         return None
     return outer
 

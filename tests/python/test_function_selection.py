@@ -13,8 +13,10 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
+from types import CodeType, FrameType
 
 import pytest
+import torch
 from capmap.file_trace import function_key
 from capmap.function_split import compare, split_functions
 from capmap_testing import PYTHON_DIR, python_env
@@ -304,6 +306,34 @@ def test_a_code_object_is_keyed_by_its_outermost_function() -> None:
     assert split_functions(
         b"class K:\n    class Inner:\n        def m(self):\n            pass\n"
     ).hashes.keys() == {"K.Inner.m"}
+
+
+class _Broken:
+    def m(self, x: torch.Tensor) -> torch.Tensor:
+        y = x + 1
+        torch._dynamo.graph_break()
+        return y * 2
+
+
+def test_the_resume_functions_dynamo_makes_are_not_keyed() -> None:
+    # A graph break inside a method makes dynamo run the rest of it as generated code whose
+    # name sits inside the method's class; the method itself is what a change would edit.
+    seen: set[CodeType] = set()
+
+    def on_call(frame: FrameType, event: str, arg: object) -> None:
+        seen.add(frame.f_code)
+
+    compiled = torch.compile(_Broken().m, backend="eager")
+    sys.settrace(on_call)
+    try:
+        compiled(torch.ones(2))
+    finally:
+        sys.settrace(None)
+    resumed = [c for c in seen if c.co_name.startswith("torch_dynamo_resume_in_m")]
+    assert resumed, "the graph break made no resume function"
+    assert all(c.co_qualname.startswith("_Broken.torch_dynamo_resume_in_m") for c in resumed)
+    assert {function_key(c) for c in resumed} == {None}
+    assert function_key(_Broken.m.__code__) == "_Broken.m"
 
 
 def test_splitting_a_file_into_functions() -> None:
