@@ -16,8 +16,10 @@ struct ChangeSection {
   const char* json_key;
 };
 
-inline constexpr std::array<ChangeSection, 11> kChangeSections{{
+inline constexpr std::array<ChangeSection, 12> kChangeSections{{
     {ChangeKind::kRegression, "Regressions", "regressions"},
+    {ChangeKind::kSlowTimeout, "Timeouts of slow captures (not counted as regressions)",
+     "slow_timeouts"},
     {ChangeKind::kFix, "Fixes", "fixes"},
     {ChangeKind::kCauseChanged, "Changed causes", "cause_changes"},
     {ChangeKind::kBreaksChanged, "Graph-break changes", "graph_break_changes"},

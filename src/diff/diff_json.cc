@@ -35,6 +35,10 @@ nlohmann::json diff_as_json(const SnapshotDiff& diff) {
                              {"old_status", c.old_status}, {"new_status", c.new_status},
                              {"old_cause", c.old_cause},   {"new_cause", c.new_cause}};
       if (!c.old_name.empty()) item["old_case"] = c.old_name;
+      if (c.kind == ChangeKind::kSlowTimeout) {
+        item["old_seconds"] = c.old_seconds.value_or(0);
+        item["new_limit_seconds"] = c.new_limit_seconds.value_or(0);
+      }
       if (c.kind == ChangeKind::kBreaksChanged) {
         item["old_graph_breaks"] = c.old_breaks ? nlohmann::json(*c.old_breaks) : nlohmann::json();
         item["new_graph_breaks"] = c.new_breaks ? nlohmann::json(*c.new_breaks) : nlohmann::json();

@@ -73,6 +73,11 @@ std::string describe(const PathChange& c, const SnapshotDiff& diff) {
     case ChangeKind::kBreaksChanged:
       return fmt::format("graph breaks {} → {}", breaks_text(c.old_breaks),
                          breaks_text(c.new_breaks));
+    case ChangeKind::kSlowTimeout:
+      return fmt::format(
+          "{} in {:.0f} s → timeout at {:.0f} s, under 10 × as long: rerun it alone with a "
+          "longer --timeout to tell a slower machine from a slower capture",
+          c.old_status, c.old_seconds.value_or(0), c.new_limit_seconds.value_or(0));
     case ChangeKind::kConfigDiffers:
       return c.detail;
     case ChangeKind::kNewCase:
@@ -213,6 +218,8 @@ std::string counted(ChangeKind kind, std::size_t n, const SnapshotDiff& diff) {
   switch (kind) {
     case ChangeKind::kRegression:
       return words("regression", "regressions");
+    case ChangeKind::kSlowTimeout:
+      return words("timeout of a slow capture", "timeouts of slow captures");
     case ChangeKind::kFix:
       return words("fix", "fixes");
     case ChangeKind::kCauseChanged:
@@ -251,6 +258,7 @@ std::string verdict(const SnapshotDiff& diff) {
   std::string rest;
   for (std::size_t i = 0; i < parts.size(); ++i) rest += (i ? ", " : "") + parts[i];
   if (diff.count(ChangeKind::kRegression)) return "❌ capmap: " + rest;
+  if (diff.count(ChangeKind::kSlowTimeout)) return "⚠️ capmap: no regressions; " + rest;
   if (parts.empty() && diff.header.empty()) return "✅ capmap: no changes";
   if (parts.empty()) return "✅ capmap: no regressions; only the header changed";
   return "✅ capmap: no regressions; " + rest;
@@ -360,7 +368,8 @@ std::string diff_as_markdown(const SnapshotDiff& diff) {
       table += fmt::format("\n…and {} more (`capmap diff` lists them all).\n", n - kMaxRowsPerList);
     }
     out += "\n" + collapsible(fmt::format("{} ({})", section_title(section, diff), n), n, table,
-                              section.kind == ChangeKind::kRegression);
+                              section.kind == ChangeKind::kRegression ||
+                                  section.kind == ChangeKind::kSlowTimeout);
   }
   return out;
 }

@@ -25,6 +25,7 @@ struct PathView {
   std::string status;
   std::string cause;
   std::optional<long long> breaks;
+  std::optional<double> seconds, limit_seconds;
   std::string frame;  // innermost library frame, "pkg/file.py:LINE in fn"
 };
 
@@ -61,6 +62,11 @@ PathView view(const nlohmann::json& record) {
   if (cause != record.end() && cause->is_string()) v.cause = cause->get<std::string>();
   auto breaks = record.find("graph_breaks");
   if (breaks != record.end() && breaks->is_number_integer()) v.breaks = breaks->get<long long>();
+  for (auto [key, field] :
+       {std::pair{"seconds", &v.seconds}, {"limit_seconds", &v.limit_seconds}}) {
+    auto it = record.find(key);
+    if (it != record.end() && it->is_number()) *field = it->get<double>();
+  }
   auto frames = record.find("frames");
   if (frames != record.end() && frames->is_array() && !frames->empty() &&
       frames->back().is_string()) {
@@ -79,6 +85,15 @@ std::set<std::string> header_paths(const nlohmann::json& snapshot) {
     }
   }
   return paths;
+}
+
+// A capture as slow as ten times the other side's never counts as slow only:
+// a timeout under a shorter limit may be the machine or a cold compiler cache.
+constexpr double kSlowerThanMachine = 10.0;
+
+bool slow_timeout(const PathView& before, const PathView& after) {
+  return after.status == "timeout" && before.seconds && after.limit_seconds &&
+         *after.limit_seconds < kSlowerThanMachine * *before.seconds;
 }
 
 // How statuses compare against Kornia's data file, which writes crashes,
@@ -173,6 +188,10 @@ void diff_case(const std::string& name, const nlohmann::json& old_case,
     } else if (constant_move) {
       if (was_status == is_status) continue;
       change.kind = ChangeKind::kStatusChanged;
+    } else if (was && !is && !kornia && slow_timeout(before, after)) {
+      change.kind = ChangeKind::kSlowTimeout;
+      change.old_seconds = before.seconds;
+      change.new_limit_seconds = after.limit_seconds;
     } else if (was && !is) {
       change.kind = ChangeKind::kRegression;
     } else if (!was && is) {

@@ -9,7 +9,10 @@
 namespace capmap {
 
 enum class ChangeKind {
-  kRegression,     // was supported (ok, ok-breaks, ok-unverified), now is not
+  kRegression,  // was supported (ok, ok-breaks, ok-unverified), now is not
+  // Was supported in S seconds, now timed out under a limit below 10 × S: the
+  // capture may only have been slower here (the machine, a cold compiler cache).
+  kSlowTimeout,
   kFix,            // was not supported, now is
   kCauseChanged,   // still not supported, but the status or the cause changed
   kStatusChanged,  // still supported, but e.g. ok → ok-unverified
@@ -30,6 +33,8 @@ struct PathChange {
   std::string old_status, new_status;  // page statuses
   std::string old_cause, new_cause;
   std::optional<long long> old_breaks, new_breaks;
+  // A timeout's limit, and the seconds the other side's supported result took.
+  std::optional<double> old_seconds, new_limit_seconds;
   // Where it happens: the innermost library frame (`pkg/file.py:LINE`) of the new
   // record, else of the old one, and its link through the snapshot's source_url.
   std::string location, location_url;

@@ -13,13 +13,15 @@ namespace capmap {
 namespace {
 
 struct ListedKind {
-  const char* key;    // diff JSON key
-  const char* title;  // the reader's words
+  const char* key;     // diff JSON key
+  const char* title;   // the reader's words
+  bool opens = false;  // shown open: what may need the reader
 };
 
 // In the order a reader needs them: what broke, what was fixed, what fails differently.
-constexpr std::array<ListedKind, 3> kListed{{
-    {"regressions", "Regressions"},
+constexpr std::array<ListedKind, 4> kListed{{
+    {"regressions", "Regressions", true},
+    {"slow_timeouts", "Timeouts of slow captures", true},
     {"fixes", "Fixes"},
     {"cause_changes", "Changed causes"},
 }};
@@ -90,7 +92,7 @@ std::string list_table(const nlohmann::json& items, const ListedKind& kind) {
       "<th scope=\"col\">Path</th><th scope=\"col\">Before</th><th "
       "scope=\"col\">Now</th></tr></thead>\n"
       "<tbody>\n{}</tbody></table></div>\n{}</details>\n",
-      std::string(kind.key) == "regressions" ? " open" : "", kind.title, items.size(), rows, more);
+      kind.opens ? " open" : "", kind.title, items.size(), rows, more);
 }
 
 }  // namespace
@@ -106,6 +108,8 @@ std::string changes_html(const PageChanges& changes) {
       "<section aria-labelledby=\"cm-changes\">\n<h2 id=\"cm-changes\">Changes</h2>\n";
   std::string tally;
   for (const auto& kind : kListed) {
+    // Rare, and not a verdict: named only when there is one.
+    if (std::string(kind.key) == "slow_timeouts" && !count_of(diff, kind.key)) continue;
     if (!tally.empty()) tally += ", ";
     tally += fmt::format("{} {}", count_of(diff, kind.key), kind.title);
   }

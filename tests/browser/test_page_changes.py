@@ -125,3 +125,36 @@ def test_a_baseline_that_is_not_a_snapshot_is_refused_in_one_line(
     assert done.returncode == 2
     assert len(done.stderr.strip().splitlines()) == 1 and "bad.json" in done.stderr
     assert not html.exists()
+
+
+def test_a_timeout_of_a_slow_capture_is_listed_apart_from_the_regressions(
+    capmap_bin: Path, session: PageSession, tmp_path: Path
+) -> None:
+    # The baseline captured it in 300 s; here it was killed at 859 s, under 10 × as long.
+    baseline, new = small_snapshot(), small_snapshot()
+    slow = next(
+        c["name"] for c in baseline["cases"] if c["paths"].get("compile", {}).get("page_status") == "ok"
+    )
+    _case(baseline, slow)["paths"]["compile"]["seconds"] = 300.0
+    timed_out = path_result("timeout", "still running after 859 s", "timeout")
+    timed_out.update(seconds=859.0, limit_seconds=859.0)
+    _case(new, slow)["paths"]["compile"] = timed_out
+    new["header"]["generated_at"] = "2026-01-16T12:00:00Z"
+    html = tmp_path / "slow.html"
+    done = _render(
+        capmap_bin,
+        write_snapshot(new, tmp_path / "new.json"),
+        "--baseline",
+        write_snapshot(baseline, tmp_path / "baseline.json"),
+        "--html",
+        html,
+    )
+    assert done.returncode == 0, done.stderr
+    page = session.open(html)
+    section = page.locator("section[aria-labelledby=cm-changes]")
+    assert "0 regressions, 1 timeouts of slow captures, 0 fixes" in section.inner_text()
+    lists = section.locator("details")
+    assert lists.locator("summary").all_inner_texts() == ["Timeouts of slow captures (1)"]
+    assert lists.first.evaluate("d => d.open")
+    assert lists.locator("tbody td").all_inner_texts()[:2] == [slow, "compile"]
+    assert session.errors == []

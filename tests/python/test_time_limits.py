@@ -82,3 +82,26 @@ def test_a_known_path_gets_room_an_unknown_one_does_not(
     record = run_nap(capmap_bin, registry, tmp_path / "again" / "results.db", "--baseline", snapshot)
     assert record["status"] == "timeout"
     assert record["limit_seconds"] == TIMEOUT_S
+
+
+def test_diff_tells_a_timeout_of_a_slow_capture_from_a_regression(
+    capmap_bin: Path, registry: Path, tmp_path: Path
+) -> None:
+    # A real timeout at the 3 s limit, against baselines that captured the path in 2.9 s (the
+    # limit is under 10 x that: maybe only a slower machine) and in 0.2 s (15 x: the capture).
+    run_nap(capmap_bin, registry, tmp_path / "run" / "results.db")
+    timed_out = tmp_path / "run" / "snapshot.json"
+    for seconds, kind, code in ((2.9, "slow_timeouts", 0), (0.2, "regressions", 1)):
+        baseline = with_eager_seconds(timed_out, seconds, "ok", tmp_path / f"ok-{seconds}.json")
+        data = json.loads(baseline.read_text())
+        data["cases"][0]["paths"]["eager"]["page_status"] = "ok"
+        baseline.write_text(json.dumps(data))
+        done = run_capmap(
+            capmap_bin, "diff", baseline, timed_out, "--format", "json", "--fail-on", "regression"
+        )
+        assert done.returncode == code, done.stderr
+        report = json.loads(done.stdout)
+        assert [c["case"] for c in report[kind]] == ["nap"]
+        other = "regressions" if kind == "slow_timeouts" else "slow_timeouts"
+        assert report["counts"][other] == 0
+    assert report["regressions"][0]["new_status"] == "timeout"

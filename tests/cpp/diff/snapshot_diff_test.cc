@@ -73,6 +73,44 @@ TEST(SnapshotDiff, FindsEveryKindOfChange) {
   EXPECT_EQ(diff.count(ChangeKind::kRegression), 1u);
 }
 
+// ok in `seconds`, then a timeout at `limit`.
+SnapshotDiff timed_out(double seconds, double limit) {
+  nlohmann::json was = path("ok", "ok"), is = path("timeout", "timeout", "Timed out");
+  was["seconds"] = seconds;
+  is["limit_seconds"] = limit;
+  return diff_snapshots(snapshot("2.13.0", {{{"name", "slow"}, {"paths", {{"compile", was}}}}}),
+                        snapshot("2.13.0", {{{"name", "slow"}, {"paths", {{"compile", is}}}}}));
+}
+
+TEST(SnapshotDiff, ATimeoutUnderTenTimesTheCapturesSecondsIsNotARegression) {
+  // 300 s before, killed at 859 s (the limit's cap): maybe only a slower machine.
+  SnapshotDiff slow = timed_out(300, 859);
+  ASSERT_EQ(slow.changes.size(), 1u);
+  EXPECT_EQ(slow.changes[0].kind, ChangeKind::kSlowTimeout);
+  EXPECT_EQ(slow.count(ChangeKind::kRegression), 0u);
+  EXPECT_EQ(slow.changes[0].old_seconds, 300);
+  EXPECT_EQ(slow.changes[0].new_limit_seconds, 859);
+  std::string md = diff_as_markdown(slow);
+  EXPECT_EQ(md.rfind("### ⚠️ capmap: no regressions; 1 timeout of a slow capture", 0), 0u)
+      << md;
+  EXPECT_NE(md.find("| `slow` | compile | ok in 300 s → timeout at 859 s, under 10 × as long"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(diff_as_text(slow).find("Summary: 1 slow timeouts\n"), std::string::npos);
+  nlohmann::json json = diff_as_json(slow);
+  EXPECT_EQ(json["counts"]["slow_timeouts"], 1);
+  EXPECT_EQ(json["slow_timeouts"][0]["old_seconds"], 300);
+  EXPECT_EQ(json["slow_timeouts"][0]["new_limit_seconds"], 859);
+  EXPECT_EQ(json["counts"]["regressions"], 0);
+
+  // 2 s before, still running at 420 s: 200 × as long is the capture, not the machine.
+  SnapshotDiff hang = timed_out(2, 420);
+  ASSERT_EQ(hang.changes.size(), 1u);
+  EXPECT_EQ(hang.changes[0].kind, ChangeKind::kRegression);
+  // Exactly ten times is a regression too.
+  EXPECT_EQ(timed_out(42, 420).changes[0].kind, ChangeKind::kRegression);
+}
+
 TEST(SnapshotDiff, IdenticalSnapshotsHaveNoChanges) {
   SnapshotDiff diff = diff_snapshots(new_snapshot(), new_snapshot());
   EXPECT_TRUE(diff.changes.empty());
