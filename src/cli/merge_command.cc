@@ -44,7 +44,8 @@ void add_merge_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--junit", args->junit, "Also write the snapshot as JUnit XML here");
   cmd->add_option("--baseline", args->baseline,
                   "Carry over from this snapshot the case × path results the stores lack "
-                  "(stores of `run --changed`); its versions and settings must match");
+                  "(stores of `run --changed`, or shards not run: one shard of a survey measured "
+                  "again, the rest carried); its versions and settings must match");
   cmd->add_flag(
       "--force", args->force,
       "Write even when records are missing or shards disagree; marks the snapshot incomplete");

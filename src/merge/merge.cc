@@ -61,7 +61,7 @@ ChosenRun choose(const std::vector<std::vector<StoredRun>>& runs_per_store,
 nlohmann::json snapshot_header(const ChosenRun& chosen, const std::vector<std::string>& paths,
                                StoredInventory& inventory, std::size_t case_count,
                                std::size_t missing_count, const std::string& newest_record,
-                               bool complete) {
+                               bool complete, bool gaps_carried) {
   const nlohmann::json& run_info = chosen.run->info;
   nlohmann::json excluded = nlohmann::json::array();
   for (auto& [name, info] : inventory.excludes) excluded.push_back(std::move(info));
@@ -94,6 +94,8 @@ nlohmann::json snapshot_header(const ChosenRun& chosen, const std::vector<std::s
   if (inventory.selections) {
     RunSelection selection = combine_selections(*inventory.selections);
     selection.cases = static_cast<long long>(case_count);
+    // The shards that did not run are in the snapshot all the same, carried.
+    if (gaps_carried) selection.shards.clear();
     header["selection"] = selection_to_json(selection);
   }
   return header;
@@ -113,12 +115,17 @@ MergedSnapshot build_snapshot(const MergeOptions& options) {
   const nlohmann::json& run_info = chosen.run->info;
   std::optional<Baseline> baseline;
   if (options.baseline) baseline.emplace(*options.baseline);
+  // Results measured under other versions or settings are never carried over.
+  const std::string baseline_difference =
+      baseline ? version_difference(baseline->snapshot()["header"], run_info) : std::string();
+  const bool carry = baseline && baseline_difference.empty();
 
   MergedSnapshot merged;
   merged.choice_note = chosen.note;
   auto& problems = merged.problems;
   const std::vector<bool> usable = stores_with_run(stores, runs_per_store, key, run_info, problems);
-  ShardCoverage shards = check_shards(stores, usable, key, problems);
+  // A shard no store holds is carried whole from the baseline; a record it lacks is missing.
+  ShardCoverage shards = check_shards(stores, usable, key, carry, problems);
   StoredInventory inventory = read_inventory(stores, usable, key);
   std::vector<std::string>& paths = shards.paths;
   CollectedRecords records =
@@ -126,10 +133,6 @@ MergedSnapshot build_snapshot(const MergeOptions& options) {
   // eager first, then the capture paths in the order the page shows them.
   sort_paths(paths, chosen.path_infos);
 
-  // Results measured under other versions or settings are never carried over.
-  const std::string baseline_difference =
-      baseline ? version_difference(baseline->snapshot()["header"], run_info) : std::string();
-  const bool carry = baseline && baseline_difference.empty();
   std::size_t missing_count = 0;
   nlohmann::json case_list = case_entries(inventory.cases, records, paths,
                                           carry ? &*baseline : nullptr, missing_count, problems);
@@ -140,8 +143,9 @@ MergedSnapshot build_snapshot(const MergeOptions& options) {
   }
   classify_paths(case_list, rules, chosen.path_infos);
 
-  nlohmann::json header = snapshot_header(chosen, paths, inventory, case_list.size(), missing_count,
-                                          records.newest, problems.empty());
+  nlohmann::json header =
+      snapshot_header(chosen, paths, inventory, case_list.size(), missing_count, records.newest,
+                      problems.empty(), carry && !shards.gaps.empty());
   merged.snapshot = {{"schema_version", 1}, {"header", header}, {"cases", std::move(case_list)}};
   return merged;
 }

@@ -67,7 +67,8 @@ std::vector<bool> stores_with_run(const StoreList& stores,
 }
 
 ShardCoverage check_shards(const StoreList& stores, const std::vector<bool>& usable,
-                           const std::string& run_key, std::vector<std::string>& problems) {
+                           const std::string& run_key, bool gaps_carried,
+                           std::vector<std::string>& problems) {
   ShardCoverage coverage;
   std::map<std::pair<int, int>, std::string> shard_owner;
   for (std::size_t i = 0; i < stores.size(); ++i) {
@@ -95,11 +96,11 @@ ShardCoverage check_shards(const StoreList& stores, const std::vector<bool>& usa
                     join_examples(splits, splits.size())));
   } else if (coverage.shard_counts.size() == 1) {
     int count = *coverage.shard_counts.begin();
-    std::vector<std::string> gaps;
+    auto& gaps = coverage.gaps;
     for (int s = 1; s <= count; ++s) {
       if (!shard_owner.count({count, s})) gaps.push_back(fmt::format("{}/{}", s, count));
     }
-    if (!gaps.empty()) {
+    if (!gaps.empty() && !gaps_carried) {
       problems.push_back(fmt::format("shards leave a gap: {} of {} missing ({})", gaps.size(),
                                      count, join_examples(gaps, gaps.size())));
     }

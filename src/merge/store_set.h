@@ -31,11 +31,15 @@ std::vector<bool> stores_with_run(const StoreList& stores,
 struct ShardCoverage {
   std::vector<std::string> paths;  // the paths the shards measured, in the order first seen
   std::set<int> shard_counts;      // empty: the stores predate shard rows
+  std::vector<std::string> gaps;   // the shards no store holds ("2/3")
 };
 
-// The shards of `run_key` in the usable stores: one split, each shard once, none missing.
+// The shards of `run_key` in the usable stores: one split, each shard once, none missing —
+// unless `gaps_carried` (a baseline carries the records a missing shard would hold: one
+// shard of a survey measured again, the rest carried).
 ShardCoverage check_shards(const StoreList& stores, const std::vector<bool>& usable,
-                           const std::string& run_key, std::vector<std::string>& problems);
+                           const std::string& run_key, bool gaps_carried,
+                           std::vector<std::string>& problems);
 
 struct StoredInventory {
   std::map<std::string, nlohmann::json> cases;     // CASE by name, without `paths`

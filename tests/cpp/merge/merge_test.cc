@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -258,6 +259,51 @@ TEST_F(MergeTest, ShardGapRefused) {
   EXPECT_NE(message.find("merge refused: shards leave a gap: 2 of 3 missing (2/3, 3/3)"),
             std::string::npos)
       << message;
+}
+
+TEST_F(MergeTest, ShardGapCarriedFromABaseline) {
+  // A survey refreshed one shard at a time: shard 1/3 measured again, the rest carried.
+  auto baseline_options = options({complete_store("full.db")});
+  baseline_options.out = dir_ / "baseline.json";
+  auto baseline = merge_stores(baseline_options);
+  auto path = dir_ / "one.db";
+  const auto measured = owned(names_, 1, 3);
+  {
+    StoreBuilder store(path);
+    store.add_run("k1", make_run_info(), "2026-01-02T00:00:00Z");
+    for (const auto& name : names_) store.add_case("k1", make_case(name, "kornia.x.y"));
+    fill(store, "k1", measured, 1, 3);
+  }
+  auto o = options({path});
+  o.baseline = baseline_options.out;
+  auto snapshot = merge_stores(o);
+  EXPECT_EQ(snapshot["header"]["complete"], true);
+  EXPECT_EQ(snapshot["header"]["missing"], 0);
+  EXPECT_TRUE(snapshot["header"]["selection"].is_null() ||
+              snapshot["header"]["selection"]["shard"].is_null());
+  ASSERT_EQ(snapshot["cases"].size(), names_.size());
+  std::size_t carried = 0;
+  for (const auto& entry : snapshot["cases"]) {
+    bool fresh = std::find(measured.begin(), measured.end(), entry["name"]) != measured.end();
+    for (const auto& [path_name, record] : entry["paths"].items()) {
+      EXPECT_EQ(record.value("carried", false), !fresh) << entry["name"] << " " << path_name;
+    }
+    carried += !fresh;
+  }
+  EXPECT_GT(carried, 0u);
+  EXPECT_LT(carried, names_.size());
+
+  // A case of a missing shard that the baseline lacks is a missing record: refused.
+  for (auto& entry : baseline["cases"]) {
+    if (std::find(measured.begin(), measured.end(), entry["name"]) == measured.end()) {
+      entry["paths"].erase("onnx");
+    }
+  }
+  std::ofstream(dir_ / "baseline.json") << baseline.dump();
+  std::filesystem::remove(o.out);
+  std::string message = refusal(o);
+  EXPECT_NE(message.find("merge refused"), std::string::npos) << message;
+  EXPECT_NE(message.find("onnx"), std::string::npos) << message;
 }
 
 TEST_F(MergeTest, SkippedCaseKeptWithItsReason) {
