@@ -19,6 +19,9 @@ from capmap.cases import Case, Exclusion, RegistryError
 
 DEFAULT_REGISTRY = "capmap.registries.kornia"
 
+# What the last successful `load` was given: a fresh process that probes one case loads it too.
+_loaded_specs: list[str] | None = None
+
 
 @dataclass
 class Registry:
@@ -157,7 +160,14 @@ def load(specs: list[str]) -> Registry:
     _check_unique(reg.cases)
     # The process probes what it loaded last: its cases are attributed to the library it names.
     surveyed_library.survey(reg.library.get("name"))
+    global _loaded_specs
+    _loaded_specs = list(specs or [DEFAULT_REGISTRY])
     return reg
+
+
+def loaded_specs() -> list[str] | None:
+    """The registries the last successful `load` imported, as it was given them."""
+    return None if _loaded_specs is None else list(_loaded_specs)
 
 
 def _check_unique(found: list[Case]) -> None:

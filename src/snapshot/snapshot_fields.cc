@@ -133,6 +133,7 @@ constexpr Field kRecordFields[] = {
     {"reproduced", kBoolean},
     {"repro_outcome", kString},
     {"repro_script", kString},
+    {"fresh_check", kString},
 };
 
 constexpr Field kBreakFields[] = {

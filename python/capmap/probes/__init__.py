@@ -10,7 +10,7 @@ from capmap import surveyed_library
 from capmap.cases import Case
 from capmap.deferred import Deferred
 from capmap.file_trace import LibraryFileTrace, named_objects
-from capmap.probes import catalog, eager
+from capmap.probes import catalog, eager, fresh_check
 from capmap.probes.context import ProbeContext, Stopwatch, collection_paused, guarded
 from capmap.random_state import start_random_state
 from capmap.target_state import target_state
@@ -116,6 +116,8 @@ def run_task(
             # Looked up at call time: the probes bench swaps a module's probe for a variant.
             record = guarded(ctx, plugin.probe, plugin.PATH.fail_status)
             _mark_constant(ctx, record)
+            # A cell reached through a route that depends on the process: a fresh one decides.
+            record = fresh_check.settled(case.name, p, record, ctx.settings)
             if record.get("status") == "mismatch":
                 # The tolerance the difference was measured against, beside it in the record.
                 record.update(atol=ctx.case.atol, rtol=ctx.case.rtol)
