@@ -5,9 +5,9 @@ fresh one: the process a user's own export script is.
 dynamo decides part of what it may trace from state its first use in a process sets. The strict
 export of `kornia.geometry.epipolar.random_intrinsics` fails in a fresh process (it calls
 `torch.distributions.constraints.is_dependent`, "marked as skipped") and succeeds once anything
-has been compiled, even with `backend="eager"` and after `torch._dynamo.reset()`. A worker's
-children all start after the warm-up's compile, so a cell reached through that fallback is
-measured again here, in a new interpreter, and that record is the cell.
+has been compiled, even with `backend="eager"` and after `torch._dynamo.reset()`. A kept child
+that compiled another case before is such a process, so a cell reached through that fallback
+is measured again here, in a new interpreter, and that record is the cell when it differs.
 
     python -m capmap.probes.fresh_check --case NAME --path onnx --settings JSON REGISTRY...
 """
