@@ -140,6 +140,10 @@ std::vector<CauseLine> read_causes(const json& c, const json& case_paths,
       std::string message = text_field(*it, "message", path_where);
       if (message.empty()) message = text_field(*it, "detail", path_where);
       cause.excerpt = excerpt_of(message);
+      // A cell a fresh process decided says what a process that compiled before gives, for the
+      // reader whose export works after a torch.compile.
+      std::string fresh = text_field(*it, "fresh_check", path_where);
+      if (!fresh.empty() && fresh != "same") cause.excerpt += "\n(" + fresh + ")";
       if (status == "mismatch") cause.measured = measured_text(*it, c);
     }
     if (!location.empty() && !line.empty()) {

@@ -118,6 +118,19 @@ TEST(PageModel, MismatchSaysWhatWasMeasured) {
   EXPECT_EQ(line.remedy, "loosen the tolerance");
 }
 
+TEST(PageModel, AFailureAFreshProcessDecidedSaysWhatTheWarmOneGave) {
+  auto snap = small_snapshot();
+  auto failed = testing::path_result("fail", "data not allocated", "data-dependent");
+  failed["status"] = "export-fail";
+  failed["message"] = "The tensor has a non-zero number of elements";
+  failed["fresh_check"] = "a fresh process gives this; where torch.compile has already run, ok";
+  snap["cases"][3]["paths"]["onnx"] = failed;
+  PageModel m = build_page_model(snap, kUrls);
+  EXPECT_EQ(m.cases[3].causes[0].excerpt,
+            "The tensor has a non-zero number of elements\n(a fresh process gives this; where "
+            "torch.compile has already run, ok)");
+}
+
 TEST(PageModel, MissingPathReadsAsNotApplicable) {
   auto snap = small_snapshot();
   snap["cases"][0]["paths"].erase("compile");
