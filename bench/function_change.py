@@ -4,7 +4,7 @@ one function of each file it touches, against what the file list selects.
     PYTHONPATH=python python bench/function_change.py [--bin build/tests/capmap]
         [--commits ../shared/data/kornia-commits.tsv] [--baseline surveys/kornia/snapshot.json]
         [--jobs 2] [--top 31] [--spread 15] [--seed 0] [--replay replay.tsv] [--run COMMIT...]
-        [--functions SNAPSHOT] [--no-trace]
+        [--functions SNAPSHOT] [--no-trace] [--run-matrix COMMIT...] [--keep DIR]
 
 The stream of Kornia's commits lists each commit's files, not its content. For the `--top`
 commits whose file list costs most (by the replay of `pr_replay.py --out`, else by
@@ -27,6 +27,8 @@ warm (the same compiler cache folder), on fresh stores, against the baseline wit
 functions when `--functions` is given (so they narrow by function from the records, as a PR job
 does by default). `--run-matrix COMMIT...` also runs those as the `--matrix` shard jobs
 (`--shard I/N --shard-by time`), warm, one after another: the slowest is the matrix's wall.
+`--keep DIR` keeps each real run's store (COMMIT-cold.db, -warm.db, -shard-I.db), whose records
+say which cases and paths the seconds went to.
 A real commit may edit more than one function of a file: the figures say what a one-function
 change costs, not what each commit did.
 """
@@ -164,11 +166,22 @@ def chosen_commits(
 
 
 def real_run(
-    binary: Path, env: dict[str, str], library: Path, baseline: Path, jobs: int, cache: Path, shard: str = ""
+    binary: Path,
+    env: dict[str, str],
+    library: Path,
+    baseline: Path,
+    jobs: int,
+    cache: Path,
+    shard: str = "",
+    keep: Path | None = None,
 ) -> float:
     args = ["--baseline", str(baseline), "--changed-since", "HEAD"]
     args += ["--shard", shard, "--shard-by", "time"] if shard else []
-    return timed_run(binary, jobs, cache, args, str(library), env, cwd=library)
+    return timed_run(binary, jobs, cache, args, str(library), env, cwd=library, keep=keep)
+
+
+def has_functions(snapshot: Path) -> bool:
+    return any("functions" in c for c in json.loads(snapshot.read_text())["cases"])
 
 
 def with_functions(baseline: Path, functions: Path, out: Path) -> Path:
@@ -248,10 +261,15 @@ def main() -> None:
     )
     parser.add_argument("--functions", type=Path, help="a survey whose cases recorded their functions")
     parser.add_argument("--no-trace", action="store_true", help="leave out the traced listing")
+    parser.add_argument(
+        "--keep", type=Path, help="keep each real run's store here (COMMIT-cold.db, -warm.db, -shard-I.db)"
+    )
     args = parser.parse_args()
     binary, baseline = args.bin.resolve(), args.baseline.resolve()
-    if args.no_trace and args.functions is None:
-        sys.exit("--no-trace needs --functions: there is nothing else to list by function")
+    # A baseline that recorded its cases' functions is its own overlay.
+    own_functions = args.functions is None and has_functions(baseline)
+    if args.no_trace and args.functions is None and not own_functions:
+        sys.exit("--no-trace needs --functions, or a baseline whose cases recorded their functions")
     picked = chosen_commits(args.replay, args.commits, args.top, args.spread)
     # The commits to run for real are measured whether or not the ranking picked them.
     everything = chosen_commits(args.replay, args.commits, 10**6, 0)
@@ -265,6 +283,8 @@ def main() -> None:
         if args.functions is not None:
             out = Path(tmp) / "recorded.json"
             recorded_baseline = with_functions(baseline, args.functions.resolve(), out)
+        elif own_functions:
+            recorded_baseline = baseline
         library = kornia_copy(Path(tmp) / "lib")
         env = environment(library)
         git = ["git", "-C", str(library)]
@@ -311,11 +331,26 @@ def main() -> None:
                 with tempfile.TemporaryDirectory() as cache_tmp:
                     cache = Path(cache_tmp) / "cache"
                     against = recorded_baseline or baseline
-                    row.cold_s = real_run(binary, env, library, against, args.jobs, cache)
-                    row.warm_s = real_run(binary, env, library, against, args.jobs, cache)
+
+                    def kept(name: str, change: str = change) -> Path | None:
+                        return args.keep.resolve() / f"{change}-{name}.db" if args.keep else None
+
+                    row.cold_s = real_run(binary, env, library, against, args.jobs, cache, keep=kept("cold"))
+                    row.warm_s = real_run(binary, env, library, against, args.jobs, cache, keep=kept("warm"))
                     if change in args.run_matrix:
-                        shards = [f"{i}/{args.matrix}" for i in range(1, args.matrix + 1)]
-                        walls = [real_run(binary, env, library, against, args.jobs, cache, s) for s in shards]
+                        walls = [
+                            real_run(
+                                binary,
+                                env,
+                                library,
+                                against,
+                                args.jobs,
+                                cache,
+                                f"{i}/{args.matrix}",
+                                keep=kept(f"shard-{i}"),
+                            )
+                            for i in range(1, args.matrix + 1)
+                        ]
                         row.matrix_s = max(walls)
             results[change] = row
             shown = ", ".join(names)[:100]

@@ -21,6 +21,7 @@ import argparse
 import csv
 import io
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -87,9 +88,11 @@ def timed_run(
     label: str,
     env: dict[str, str],
     cwd: Path | None = None,
+    keep: Path | None = None,
 ) -> float:
     """Seconds of `capmap run --all ARGS` on `jobs` cores with the compiler cache `cache`, into a
-    fresh store; exits naming `label` when the run fails."""
+    fresh store (copied to `keep` afterwards, for the per-path seconds); exits naming `label`
+    when the run fails."""
     with tempfile.TemporaryDirectory() as tmp:
         argv = [
             str(binary),
@@ -105,6 +108,9 @@ def timed_run(
         start = time.perf_counter()
         done = subprocess.run(argv, env=env, cwd=cwd, capture_output=True, text=True, check=False)
         wall = time.perf_counter() - start
+        if keep is not None:
+            keep.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(f"{tmp}/results.db", keep)
     if done.returncode not in (0, 1):
         sys.stderr.write(done.stderr[-2000:])
         sys.exit(f"capmap run failed on {label}")
