@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import select
@@ -235,3 +236,24 @@ def worker_factory() -> Iterator[Any]:
     yield start
     for w in started:
         w.close()
+
+
+@contextlib.contextmanager
+def toy_library(base: Path, package: str, ops: str, registry_text: str) -> Iterator[list[Any]]:
+    """The cases of a registry (`registry_text`) over a one-module package `package` (its `ops`
+    module holds `ops`) written under `base` and importable while the block runs."""
+    from capmap import registry, surveyed_library
+
+    (base / package).mkdir()
+    (base / package / "__init__.py").write_text("")
+    (base / package / "ops.py").write_text(ops)
+    registry_file = base / f"{package}_cases.py"
+    registry_file.write_text(registry_text)
+    sys.path.insert(0, str(base))
+    try:
+        yield registry.load([str(registry_file)]).cases
+    finally:
+        surveyed_library.survey(None)
+        sys.path.remove(str(base))
+        for name in [n for n in sys.modules if n == package or n.startswith(f"{package}.")]:
+            del sys.modules[name]

@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from capmap import registry, surveyed_library
+from capmap import surveyed_library
 from capmap.probes import run_task
-from capmap_testing import REPO
+from capmap_testing import REPO, toy_library
 
 OPS = """\
 import torch
@@ -66,26 +66,13 @@ case("plain_torch", "g", torch.relu, X)
 @pytest.fixture(scope="module")
 def records(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, dict[str, Any]]]:
     """The eager record of every case of a registry over a small library written for the test."""
-    base = tmp_path_factory.mktemp("lib")
-    (base / "attriblib").mkdir()
-    (base / "attriblib" / "__init__.py").write_text("")
-    (base / "attriblib" / "ops.py").write_text(OPS)
-    registry_file = base / "attrib_cases.py"
-    registry_file.write_text(REGISTRY)
-    sys.path.insert(0, str(base))
-    try:
-        reg = registry.load([str(registry_file)])
+    with toy_library(tmp_path_factory.mktemp("lib"), "attriblib", OPS, REGISTRY) as cases:
         found: dict[str, dict[str, Any]] = {}
-        for case in reg.cases:
+        for case in cases:
             sent: list[dict[str, Any]] = []
             run_task(case, ["eager"], {}, sent.append)
             found[case.name] = next(m["record"] for m in sent if m["type"] == "record")
         yield found
-    finally:
-        surveyed_library.survey(None)
-        sys.path.remove(str(base))
-        for name in [n for n in sys.modules if n == "attriblib" or n.startswith("attriblib.")]:
-            del sys.modules[name]
 
 
 def line_of(marker: str) -> int:

@@ -86,3 +86,49 @@ def test_a_strict_fallback_cell_is_what_a_fresh_process_gives(
     user = subprocess.run([sys.executable, "-c", USER_SCRIPT], capture_output=True, text=True,
                           env=env, timeout=300, check=False, cwd=tmp_path)  # fmt: skip
     assert user.stdout.strip().splitlines()[-1].startswith("fails:"), user.stdout + user.stderr[-2000:]
+
+
+NOISY = """\
+import torch
+
+# State a process's history can change: what an earlier case left behind.
+EARLIER = {"ran": False}
+
+
+def jitter(x):
+    noise = torch.rand(x.shape)
+    if torch.compiler.is_compiling() and EARLIER["ran"]:
+        return x + noise / 0.0
+    return x + noise
+"""
+
+NOISY_REGISTRY = """\
+import os
+
+import torch
+from capmap import case, library
+import noisy
+
+library("noisy")
+
+# The worker is a process where something ran before; the fresh process the check starts is not.
+if os.environ.get("CAPMAP_FRESH_CHECK") != "1":
+    noisy.EARLIER["ran"] = True
+
+case("jitter", "noisy", noisy.jitter, (torch.ones(2, 3),), check=False)
+"""
+
+
+def test_a_random_case_s_non_finite_capture_is_measured_again_alone(capmap_bin: Path, tmp_path: Path) -> None:
+    (tmp_path / "noisy.py").write_text(NOISY)
+    (tmp_path / "reg.py").write_text(NOISY_REGISTRY)
+    store = tmp_path / "results.db"
+    done = run_capmap(capmap_bin, "run", tmp_path / "reg.py", "--paths", "eager,compile", "--jobs", "1",
+                      "--store", store, "--no-merge", timeout=600, cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    cell = records(store)[("jitter", "compile")]
+    # The worker's compile divided by zero; alone, the case compiles to finite values.
+    assert cell["status"] == "ok-unverified", cell
+    assert (
+        cell["fresh_check"] == "a fresh process gives this; after other cases in the same process, mismatch"
+    )

@@ -117,7 +117,7 @@ def run_task(
             record = guarded(ctx, plugin.probe, plugin.PATH.fail_status)
             _mark_constant(ctx, record)
             # A cell reached through a route that depends on the process: a fresh one decides.
-            record = fresh_check.settled(case.name, p, record, ctx.settings)
+            record = fresh_check.settled(case.name, p, record, ctx.settings, compared=case.check)
             if record.get("status") == "mismatch":
                 # The tolerance the difference was measured against, beside it in the record.
                 record.update(atol=ctx.case.atol, rtol=ctx.case.rtol)

@@ -11,7 +11,7 @@ from typing import Any
 import torch
 
 from capmap.compare import compare
-from capmap.probes.context import ProbeContext, Stopwatch
+from capmap.probes.context import ProbeContext, Stopwatch, export_kind
 from capmap.probes.path import CapturePath, ReproSpec, ReproSteps
 
 PATH = CapturePath(
@@ -51,7 +51,8 @@ def probe(ctx: ProbeContext) -> dict[str, Any]:
         try:
             strict = bool(ctx.settings["export_strict"])
             module = ctx.capture_module().eval()
-            with ctx.library_trace():
+            # When the export path made this same call, its frames are already traced.
+            with ctx.library_trace(export_kind(strict)):
                 program = torch.export.export(module, ctx.capture_inputs(), strict=strict)
         except Exception as exc:  # noqa: BLE001 - without a program there is nothing to compile
             stages["export"] = watch.seconds()

@@ -24,6 +24,11 @@ from capmap.file_trace import LibraryFileTrace, dynamo_traced_code
 LOG_TAIL_BYTES = 4096
 
 
+def export_kind(strict: bool) -> str:
+    """How `library_trace` names a torch.export call."""
+    return "strict" if strict else "non-strict"
+
+
 @dataclass
 class ProbeContext:
     case: Case
@@ -38,16 +43,29 @@ class ProbeContext:
     flat: FlatCase | None = None
     # The library files the case depends on; building a deferred target already added to it.
     files: LibraryFileTrace | None = None
+    # The exports a trace has already followed in this task, by `library_trace`'s key.
+    traced_exports: set[str] = field(default_factory=set)
 
     @contextlib.contextmanager
-    def library_trace(self) -> Iterator[None]:
+    def library_trace(self, export: str | None = None) -> Iterator[None]:
         """Around an export: the library code it enters joins the case's files and functions,
         as the eager call's did, so a change to code only a capture runs still selects the
         case. A non-strict export runs the code (a trace sees its frames); a strict one has
-        dynamo trace it (see `dynamo_code`)."""
+        dynamo trace it (see `dynamo_code`).
+
+        `export` names the export (`non-strict`, `strict`): the same export traced again in the
+        task (the exporter's own attempt after the export path's failed, on the same module and
+        inputs) runs the same frames, and the trace's tracing mode would double its seconds
+        (bench/trace_repeat.py), so a repeat only collects what dynamo traced."""
         if self.files is None:
             yield
             return
+        if export is not None and export in self.traced_exports:
+            with self.dynamo_code():
+                yield
+            return
+        if export is not None:
+            self.traced_exports.add(export)
         with self.files, self.dynamo_code():
             yield
 

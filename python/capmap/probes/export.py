@@ -7,7 +7,7 @@ from typing import Any
 import torch
 
 from capmap.compare import compare
-from capmap.probes.context import ProbeContext, Stopwatch
+from capmap.probes.context import ProbeContext, Stopwatch, export_kind
 from capmap.probes.path import CapturePath, ReproSpec, ReproSteps
 
 PATH = CapturePath(
@@ -29,7 +29,7 @@ def probe(ctx: ProbeContext) -> dict[str, Any]:
     module = ctx.capture_module().eval()
     watch = Stopwatch()
     try:
-        with ctx.library_trace():
+        with ctx.library_trace(export_kind(strict)):
             program = torch.export.export(module, ctx.capture_inputs(), strict=strict)
     except Exception as exc:  # noqa: BLE001 - the failure is what this path reports
         return {"status": "fail", **record, "export_seconds": watch.seconds(), **ctx.error_fields(exc)}

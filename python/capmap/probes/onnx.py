@@ -10,7 +10,7 @@ import onnx
 import torch
 
 from capmap.compare import compare
-from capmap.probes.context import ProbeContext, Stopwatch
+from capmap.probes.context import ProbeContext, Stopwatch, export_kind
 from capmap.probes.onnx_runtime import load_checked, ort_outputs, reuse_torchlib_registry
 from capmap.probes.path import CapturePath, ReproSpec, ReproSteps
 
@@ -67,8 +67,10 @@ def probe(ctx: ProbeContext) -> dict[str, Any]:
     shared = ctx.products.get("export")
     model: Any = shared if shared is not None else ctx.capture_module().eval()
     watch = Stopwatch()
-    # Without the export path's program, the exporter's own trace runs the library's code.
-    traced = ctx.library_trace() if shared is None else contextlib.nullcontext()
+    # Without the export path's program, the exporter's own trace runs the library's code. Its
+    # first attempt is a non-strict export, the export path's own call by default; its strict
+    # fallback is dynamo's, whose code `dynamo_code` collects.
+    traced = ctx.library_trace(export_kind(False)) if shared is None else contextlib.nullcontext()
     try:
         with traced:
             program = torch.onnx.export(model, ctx.capture_inputs(), dynamo=True, opset_version=opset)

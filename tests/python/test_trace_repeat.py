@@ -1,0 +1,81 @@
+"""An export traced again in the same task: the ONNX exporter's own attempt after the export
+path failed runs the frames the export path's trace already saw, so only dynamo's code is
+collected then; without the export path, the ONNX path's own trace records what it runs."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from capmap import surveyed_library
+from capmap.file_trace import LibraryFileTrace
+from capmap.probes import run_task
+from capmap.probes.context import ProbeContext
+from capmap_testing import toy_library
+
+OPS = """\
+import torch
+
+
+def export_helper(x):
+    return x * 2.0
+
+
+def branchy(x):
+    if torch.compiler.is_exporting():
+        y = export_helper(x)
+        if y.sum() > 0:  # a branch on a tensor's value: every export fails here
+            return y
+        return -y
+    return x * 2.0
+"""
+
+REGISTRY = """\
+import torch
+import tracerep.ops as ops
+from capmap import case, library
+
+library("tracerep")
+case("branchy", "g", ops.branchy, [torch.ones(2, 3)])
+"""
+
+
+@pytest.fixture(scope="module")
+def case(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    with toy_library(tmp_path_factory.mktemp("lib"), "tracerep", OPS, REGISTRY) as cases:
+        yield cases[0]
+
+
+def records_of(case: Any, paths: list[str]) -> dict[str, dict[str, Any]]:
+    sent: list[dict[str, Any]] = []
+    run_task(case, paths, {}, sent.append)
+    return {m["path"]: m["record"] for m in sent if m["type"] == "record"}
+
+
+def test_the_export_path_s_trace_records_the_export_only_helper_once(case: Any) -> None:
+    records = records_of(case, ["eager", "export", "onnx"])
+    assert "export_helper" not in records["eager"]["functions"]["tracerep/ops.py"]
+    assert records["export"]["status"] == "fail"
+    assert records["export"]["functions"]["tracerep/ops.py"] == "branchy export_helper"
+    # The exporter's own attempts run the same code: nothing more to record.
+    assert records["onnx"]["status"] == "export-fail"
+    assert "functions" not in records["onnx"]
+
+
+def test_without_the_export_path_the_onnx_path_traces_its_own_export(case: Any) -> None:
+    records = records_of(case, ["eager", "onnx"])
+    assert records["onnx"]["status"] == "export-fail"
+    assert records["onnx"]["functions"]["tracerep/ops.py"] == "branchy export_helper"
+
+
+def test_a_repeat_of_the_same_export_runs_untraced(case: Any) -> None:
+    root = surveyed_library.root_for(case.target)
+    assert root is not None
+    ctx = ProbeContext(case=case, settings={}, root=root, files=LibraryFileTrace(root))
+    seen = []
+    for kind in ("non-strict", "non-strict", "strict", None, None):
+        with ctx.library_trace(kind):
+            seen.append(sys.gettrace() is not None)
+    assert seen == [True, False, True, True, True]
