@@ -60,13 +60,10 @@ class ProbeContext:
         if self.files is None:
             yield
             return
-        if export is not None and export in self.traced_exports:
-            with self.dynamo_code():
-                yield
-            return
+        repeat = export in self.traced_exports
         if export is not None:
             self.traced_exports.add(export)
-        with self.files, self.dynamo_code():
+        with contextlib.nullcontext() if repeat else self.files, self.dynamo_code():
             yield
 
     @contextlib.contextmanager
