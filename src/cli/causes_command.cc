@@ -5,12 +5,14 @@
 #include <memory>
 
 #include "cli/commands.h"
+#include "common/atomic_file.h"
 #include "common/user_error.h"
 #include "merge/cause_rules.h"
 #include "merge/cause_summary.h"
 #include "merge/merge.h"
 #include "merge/path_causes.h"
 #include "snapshot/snapshot_file.h"
+#include "snapshot/snapshot_json.h"
 
 namespace capmap {
 namespace {
@@ -20,6 +22,7 @@ struct CausesArgs {
   std::string snapshot;
   std::vector<std::string> rules;
   std::string run_key;
+  std::string write;
   bool unclassified = false;
 };
 
@@ -106,14 +109,26 @@ void add_causes_command(CLI::App& app, int& exit_code) {
                 "of 212 failing case × path cells (1.4 %)') and of graph break reasons (a break is "
                 "no failure: it is counted apart), then list the unexplained messages (failures "
                 "and graph breaks) grouped by their normalised first line");
+  cmd->add_option("--write", args->write,
+                  "Write SNAPSHOT, its causes classified again with the rules and nothing else "
+                  "changed, to this file (it may be SNAPSHOT itself): a published survey after "
+                  "the rules changed, so that a diff against it shows no changed cause the "
+                  "rules alone made");
   cmd->callback([args, &exit_code] {
     nlohmann::json cases;
+    if (!args->write.empty() && args->snapshot.empty()) {
+      throw UserError("causes --write: give the SNAPSHOT to classify again");
+    }
     if (!args->snapshot.empty()) {
       if (!args->stores.empty()) throw UserError("causes: give a snapshot or --store, not both");
       nlohmann::json snapshot = load_snapshot(args->snapshot);
       auto path_infos = snapshot_path_infos(snapshot);
+      classify_paths(snapshot["cases"], CauseRules::load(args->rules), path_infos);
+      if (!args->write.empty()) {
+        write_file_atomically(args->write, snapshot_text(snapshot));
+        std::fprintf(stderr, "capmap: wrote %s\n", args->write.c_str());
+      }
       cases = std::move(snapshot["cases"]);
-      classify_paths(cases, CauseRules::load(args->rules), path_infos);
     } else {
       MergeOptions options;
       if (args->stores.empty()) args->stores.push_back("capmap-results/results.db");

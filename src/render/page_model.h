@@ -131,7 +131,8 @@ struct PageModel {
 bool is_pass_status(const std::string& page_status);
 // Statuses that count as a failure (n/a and constant are neither a pass nor a failure).
 bool is_failure_status(const std::string& page_status);
-// "constant": the path exported the operator as a constant; no input reaches the graph.
+// "constant": the path captured the operator as a constant: no input reaches the graph,
+// or the graph computes nothing from its inputs.
 bool is_constant_status(const std::string& page_status);
 
 // "geometry.epipolar" style heading of a section.

@@ -117,7 +117,7 @@ def test_a_capture_without_graph_inputs_is_constant_on_every_path(tasks: dict[st
     assert task["eager"]["status"] == "ok"
     for path in CAPTURE_PATHS:
         assert task[path]["status"] == "constant", path
-        assert task[path]["message"] == "exports as a constant: no input reaches the graph"
+        assert task[path]["message"] == "captured as a constant: no input reaches the graph"
         assert task[path]["captured_status"] == "ok"
     assert task["onnx"]["graph_inputs"] == 0 and task["export"]["graph_inputs"] == 0
     declared = tasks["box_kernel[declared]"]

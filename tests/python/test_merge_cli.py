@@ -211,6 +211,38 @@ def test_causes_on_a_snapshot_applies_new_rules(capmap_bin: Path, base_store: Pa
     assert "       2  Wrong channel count" in result.stdout
 
 
+def test_causes_write_puts_new_causes_into_a_snapshot_and_nothing_else(
+    capmap_bin: Path, base_store: Path, tmp_path: Path
+) -> None:
+    old, new = tmp_path / "old.json", tmp_path / "new.json"
+    assert run_capmap(capmap_bin, "merge", "--store", base_store, "--out", old).returncode == 0
+    rules = tmp_path / "mine.toml"
+    rules.write_text(
+        '[[rule]]\nid = "channels"\nmessage = "expected \\\\d+ channels"\n'
+        'category = "eager-failure"\ncause = "Wrong channel count"\n'
+    )
+    written = run_capmap(capmap_bin, "causes", old, "--rules", rules, "--write", new)
+    assert written.returncode == 0, written.stderr
+    before, after = json.loads(old.read_text()), json.loads(new.read_text())
+    changed = []
+    for was, now in zip(before["cases"], after["cases"], strict=True):
+        for path, record in was["paths"].items():
+            if record != now["paths"][path]:
+                changed.append((was["name"], path, record.get("cause"), now["paths"][path]["cause"]))
+                assert {k: v for k, v in record.items() if k not in ("cause", "category")} == {
+                    k: v for k, v in now["paths"][path].items() if k not in ("cause", "category")
+                }
+    assert len(changed) == 2 and all(c[3] == "Wrong channel count" for c in changed)
+    assert before["header"] == after["header"]
+    # The shipped rules alone give the merge's own file back, byte for byte.
+    same = run_capmap(capmap_bin, "causes", old, "--write", new)
+    assert same.returncode == 0 and new.read_bytes() == old.read_bytes()
+    # Nothing to write without a snapshot: one line, and no file.
+    refused = run_capmap(capmap_bin, "causes", "--store", base_store, "--write", tmp_path / "x.json")
+    assert refused.returncode != 0 and "give the SNAPSHOT" in refused.stderr
+    assert not (tmp_path / "x.json").exists()
+
+
 def test_diff_gates_on_regressions(capmap_bin: Path, base_store: Path, tmp_path: Path) -> None:
     old, new = tmp_path / "old.json", tmp_path / "new.json"
     assert run_capmap(capmap_bin, "merge", "--store", base_store, "--out", old).returncode == 0

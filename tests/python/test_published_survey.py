@@ -45,6 +45,21 @@ def test_a_fresh_clone_renders_and_diffs_the_published_snapshot(capmap_bin: Path
     assert same.returncode == 0, same.stderr
 
 
+def test_every_published_snapshot_has_the_causes_the_shipped_rules_give(capmap_bin: Path, tmp_path: Path) -> None:
+    # A pull request's snapshot classifies its carried cells with the shipped rules; a baseline
+    # classified by older rules would show each cell whose wording changed as a changed cause.
+    published = sorted((REPO / "surveys").glob("**/snapshot.json"))
+    assert SNAPSHOT in published and len(published) >= 5
+    for snapshot in published:
+        again = tmp_path / "again.json"
+        done = run_capmap(capmap_bin, "causes", snapshot, "--write", again)
+        assert done.returncode == 0, done.stderr
+        assert again.read_bytes() == snapshot.read_bytes(), (
+            f"{snapshot.relative_to(REPO)}: run `capmap causes {snapshot.relative_to(REPO)} --write "
+            f"{snapshot.relative_to(REPO)}` after changing rules/causes.toml"
+        )
+
+
 def test_the_readme_quotes_the_snapshot() -> None:
     figures = subprocess.run(
         [sys.executable, str(REPO / "scripts" / "survey_figures.py"), str(SNAPSHOT)],

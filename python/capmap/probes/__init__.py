@@ -136,8 +136,8 @@ def run_task(
 
 
 _CAPTURED = ("ok", "ok-breaks", "ok-unverified")
-NO_INPUT = "exports as a constant: no input reaches the graph"
-NO_COMPUTATION = "exports as a constant: the graph takes its inputs but computes nothing from them"
+NO_INPUT = "captured as a constant: no input reaches the graph"
+NO_COMPUTATION = "captured as a constant: the graph takes its inputs but computes nothing from them"
 NDARRAY_INPUT = "a NumPy array among the inputs is baked into the graph: no capture path traces an ndarray"
 
 

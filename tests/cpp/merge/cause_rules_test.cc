@@ -46,6 +46,18 @@ TEST(CauseRules, EveryShippedRuleIsExercisedByAStoredExample) {
   }
 }
 
+// A graph that takes its inputs and computes nothing from them is not one that takes none:
+// the page says which, on every path (torch.compile captures too, it does not export).
+TEST(CauseRules, AConstantSaysWhetherAnyInputReachedTheGraph) {
+  CauseRules rules = CauseRules::load({});
+  std::map<std::string, std::string> causes;
+  for (const auto& e : examples()) causes[e["scenario"]] = classify(rules, e).text;
+  EXPECT_EQ(causes["survey:eye_like"],
+            "Captured as a constant: the graph takes its inputs but computes nothing from them");
+  EXPECT_EQ(causes["run:box_kernel[declared]"],
+            "Captured as a constant: no input reaches the graph");
+}
+
 TEST(CauseRules, AtenNamesBecomePublicFunctions) {
   CauseRules rules = CauseRules::load({});
   std::map<std::string, std::string> causes;

@@ -85,7 +85,8 @@ TEST(RstPage, ConstantHasItsRoleColumnAndLegendEntry) {
   RstPage page = render_rst_page(m, nullptr);
   EXPECT_NE(page.text.find(".. role:: st-constant\n   :class: badge st-constant"),
             std::string::npos);
-  EXPECT_NE(page.text.find(":st-constant:`constant`\n   exports as a constant"), std::string::npos);
+  EXPECT_NE(page.text.find(":st-constant:`constant`\n   captured as a constant"),
+            std::string::npos);
   EXPECT_NE(page.text.find("     - Constant\n"), std::string::npos);
   // The legend lists what occurs: no timeout here.
   EXPECT_EQ(page.text.find(":st-timeout:`timeout`"), std::string::npos);
