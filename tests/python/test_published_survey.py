@@ -45,7 +45,9 @@ def test_a_fresh_clone_renders_and_diffs_the_published_snapshot(capmap_bin: Path
     assert same.returncode == 0, same.stderr
 
 
-def test_every_published_snapshot_has_the_causes_the_shipped_rules_give(capmap_bin: Path, tmp_path: Path) -> None:
+def test_every_published_snapshot_has_the_causes_the_shipped_rules_give(
+    capmap_bin: Path, tmp_path: Path
+) -> None:
     # A pull request's snapshot classifies its carried cells with the shipped rules; a baseline
     # classified by older rules would show each cell whose wording changed as a changed cause.
     published = sorted((REPO / "surveys").glob("**/snapshot.json"))
