@@ -53,8 +53,8 @@ const std::vector<std::pair<std::string, std::string>>& status_legend() {
       {"mismatch", "captured, but the outputs differ from eager beyond tolerance"},
       {"specialized", "captured with dynamic shapes, but a dimension meant to vary was pinned"},
       {"constant",
-       "captured as a constant: no input reaches the graph, or it computes nothing from them "
-       "(neither supported nor a failure)"},
+       "captured as a constant: no input reaches the graph, or the graph computes nothing from "
+       "its inputs (neither supported nor a failure)"},
       {"fail", "capture or running the captured graph failed"},
       {"crashed", "the process died (signal or abnormal exit)"},
       {"timeout", "did not finish within the time limit"},
