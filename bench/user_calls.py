@@ -30,7 +30,6 @@ import argparse
 import multiprocessing
 import os
 import shutil
-import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -40,18 +39,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from kept_runs import by_path, records
+
 REPO = Path(__file__).resolve().parents[1]
 PATHS = ("eager", "export", "onnx", "compile")
-
-
-def store_seconds(store: Path) -> dict[str, dict[str, float]]:
-    """case → path → seconds of the records a store holds."""
-    with sqlite3.connect(f"file:{store}?mode=ro", uri=True) as db:
-        rows = db.execute("SELECT case_name, path, COALESCE(seconds, 0) FROM records").fetchall()
-    seconds: dict[str, dict[str, float]] = defaultdict(dict)
-    for case, path, value in rows:
-        seconds[str(case)][str(path)] = float(value)
-    return dict(seconds)
 
 
 def capmap_run(binary: Path, cases: list[str], jobs: int, cache: Path, store: Path, baseline: Path) -> float:
@@ -211,8 +202,10 @@ def main() -> None:
         sys.exit("--warm: name the warm folder with --cache")
     if not args.cases_from.is_file():
         sys.exit(f"{args.cases_from}: no such store")
-    known = store_seconds(args.cases_from)
-    order = sorted(known, key=lambda c: -sum(known[c].values()))
+    case_seconds: dict[str, float] = defaultdict(float)
+    for case, _, _, seconds in records(args.cases_from):
+        case_seconds[case] += seconds
+    order = sorted(case_seconds, key=lambda c: -case_seconds[c])
     cases = order[: args.top] if args.top > 0 else order
     print(f"{len(cases)} cases of {args.cases_from.name}, {args.jobs} jobs", flush=True)
 
@@ -243,15 +236,7 @@ def _kept(store: Path, keep: Path | None) -> dict[str, float]:
     if keep is not None:
         keep.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(store, keep / f"{store.parent.name}.db")
-    return _path_busy(store)
-
-
-def _path_busy(store: Path) -> dict[str, float]:
-    busy: dict[str, float] = defaultdict(float)
-    for paths in store_seconds(store).values():
-        for path, seconds in paths.items():
-            busy[path] += seconds
-    return dict(busy)
+    return by_path(records(store))
 
 
 if __name__ == "__main__":
