@@ -5,9 +5,10 @@
     PYTHONPATH=python python scripts/registry_digests.py [REGISTRY ...] --against before.json
 
 The digest is what `capmap run` stores as each case's `inputs` (its target with its weights,
-method, inputs and keyword arguments). Like a worker, the script imports the registry on one
-thread: a value a registry computes at import (a model's output fed to the next case) can
-differ in its last bits with the thread count. `--against` prints the cases whose digest changed, and
+method, inputs and keyword arguments); a tensor made at import is read by how it was made, so the
+digest is the same on any CPU, BLAS path and thread count (`capmap.tensor_recipes`). `--bytes`
+reads every tensor by its bytes instead: the same registry gives the same bytes on another machine
+when the values a case computes on do not depend on it. `--against` prints the cases whose digest changed, and
 those added or removed, one per line, then a count; it exits 1 when any changed, so a layout
 change that should move nothing can be checked before the surveys are carried over. Without
 REGISTRY, the bundled Kornia registry.
@@ -23,7 +24,6 @@ from pathlib import Path
 
 from capmap import registry
 from capmap.case_digest import case_digests
-from capmap.worker.process_control import cap_threads_before_torch
 
 
 def main() -> int:
@@ -31,8 +31,11 @@ def main() -> int:
     parser.add_argument("registries", nargs="*", help="registry files, folders or modules")
     parser.add_argument("--out", type=Path, help="write {case: digest} here")
     parser.add_argument("--against", type=Path, help="compare with an earlier --out file")
+    parser.add_argument(
+        "--bytes", action="store_true", help="digest tensors by their bytes, not their recipes"
+    )
+    parser.add_argument("--bytes-out", type=Path, help="also write {case: digest of its tensors' bytes} here")
     args = parser.parse_args()
-    cap_threads_before_torch()
     started = time.perf_counter()
     try:
         reg = registry.load(args.registries)
@@ -40,7 +43,7 @@ def main() -> int:
         print(f"registry_digests: {exc}", file=sys.stderr)
         return 2
     loaded = time.perf_counter()
-    digests = case_digests(reg.cases, reg.library.get("name"))
+    digests = case_digests(reg.cases, reg.library.get("name"), by_bytes=args.bytes)
     done = time.perf_counter()
     print(
         f"{len(digests)} cases: registry import {loaded - started:.1f} s, digests {done - loaded:.2f} s",
@@ -48,6 +51,9 @@ def main() -> int:
     )
     if args.out:
         args.out.write_text(json.dumps(digests, indent=0, sort_keys=True) + "\n")
+    if args.bytes_out:
+        by_bytes = case_digests(reg.cases, reg.library.get("name"), by_bytes=True)
+        args.bytes_out.write_text(json.dumps(by_bytes, indent=0, sort_keys=True) + "\n")
     if not args.against:
         return 0
     try:

@@ -5,7 +5,9 @@ case computes on (other values, another seed, weights drawn in another order) ma
 changed definition for `--changed-auto` and `--changed-since`, while moving the case to another
 file or line does not. Nothing is built: a deferred target is digested as its constructor call.
 
-Values are digested by content: a tensor by dtype, shape and bytes; a module or any other object
+Values are digested by content: a tensor by dtype, shape and how it was made (its recipe, recorded
+while the registry imported: `capmap.tensor_recipes`), or by its bytes when no recorded call made
+it, so that the digest is the same on every CPU, BLAS path and thread count; a module or any other object
 by its class and attributes; a function of the registry by its source, its defaults, its closure
 and the module-level values it names; a function of a library (torch, the surveyed library) by
 its dotted name, since edits of library files are what the recorded file hashes catch.
@@ -19,6 +21,7 @@ import re
 import types
 from typing import Any
 
+from capmap import tensor_recipes
 from capmap.cases import Case
 from capmap.deferred import Deferred
 
@@ -34,8 +37,9 @@ _ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
 
 
 class _Digester:
-    def __init__(self, library: str | None) -> None:
+    def __init__(self, library: str | None, by_bytes: bool = False) -> None:
         self.named_only = _NAMED_ONLY + ((library,) if library else ())
+        self.by_bytes = by_bytes
         # Shared objects (a model several cases call, an input tensor used twice) are read once.
         self.memo: dict[int, bytes] = {}
         self.keep: list[Any] = []  # keeps memoised objects alive, so their ids stay theirs
@@ -97,9 +101,13 @@ class _Digester:
         return b"".join(self.of(v, depth + 1) for v in values)
 
     def _tensor(self, t: Any) -> bytes:
+        head = f"tensor:{t.dtype}:{tuple(t.shape)}:{t.layout}:{t.requires_grad}:".encode()
+        made = None if self.by_bytes else tensor_recipes.recipe_of(t)
+        if made is not None:
+            return head + b"recipe:" + made
         import torch
 
-        head = f"tensor:{t.dtype}:{tuple(t.shape)}:{t.layout}:{t.requires_grad}:".encode()
+        # By bytes, as digests were before recipes: `--bytes` reproduces a digest stored then.
         if t.layout != torch.strided or t.is_quantized or t.device.type == "meta":
             return head + repr(t).encode()
         flat = t.detach().cpu().contiguous().reshape(-1)
@@ -156,9 +164,12 @@ def _callable_name(obj: Any) -> str:
     return f"{module}.{getattr(obj, '__qualname__', getattr(obj, '__name__', type(obj).__name__))}"
 
 
-def case_digests(cases: list[Case], library: str | None) -> dict[str, str]:
-    """Case name -> 16 hex digits of its target, method, inputs and keyword arguments."""
-    digester = _Digester(library)
+def case_digests(cases: list[Case], library: str | None, by_bytes: bool = False) -> dict[str, str]:
+    """Case name -> 16 hex digits of its target, method, inputs and keyword arguments.
+
+    `by_bytes` reads every tensor by its bytes instead of its recipe: not a definition's identity
+    but a check that the values a case hands the operator are the same on another machine."""
+    digester = _Digester(library, by_bytes)
     out: dict[str, str] = {}
     for c in cases:
         parts = [c.target, c.method, list(c.inputs), c.kwargs]

@@ -102,6 +102,43 @@ def cpu_model() -> str:
     return platform.processor() or platform.machine()
 
 
+# The settings that choose the kernels a float is computed with: torch's ISA, MKL's code path,
+# oneDNN's ISA (the thread count is recorded apart). Recorded when set, so a reader knows what was emulated.
+KERNEL_SETTINGS = (
+    "ATEN_CPU_CAPABILITY",
+    "MKL_ENABLE_INSTRUCTIONS",
+    "MKL_CBWR",
+    "ONEDNN_MAX_CPU_ISA",
+    "DNNL_MAX_CPU_ISA",
+)
+
+
+def cpu_vendor() -> str:
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
+            for line in f:
+                key, _, value = line.partition(":")
+                if key.strip() == "vendor_id":
+                    return value.strip()
+    except OSError:
+        pass
+    return ""
+
+
+def machine() -> dict[str, Any]:
+    """What the floats of a run were computed on: provenance for the snapshot's header, never
+    part of a case's identity (its digest reads how a value was made, not its bytes)."""
+    found: dict[str, Any] = {"cpu": cpu_model(), "vendor": cpu_vendor()}
+    torch = sys.modules.get("torch")
+    if torch is not None:
+        found["torch_isa"] = torch.backends.cpu.get_cpu_capability()
+        found["blas"] = "MKL" if torch.backends.mkl.is_available() else "other"
+        found["onednn"] = bool(torch.backends.mkldnn.is_available())
+        found["threads"] = torch.get_num_threads()
+    found["settings"] = {k: os.environ[k] for k in KERNEL_SETTINGS if k in os.environ}
+    return found
+
+
 def cores() -> int:
     try:
         return len(os.sched_getaffinity(0))
@@ -119,4 +156,5 @@ def describe(
         "device": "cpu",
         "cpu": cpu_model(),
         "cores": cores(),
+        "machine": machine(),
     }

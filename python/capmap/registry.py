@@ -14,8 +14,9 @@ from types import ModuleType
 from typing import Any
 
 from capmap import cases as _cases
-from capmap import surveyed_library
+from capmap import surveyed_library, tensor_recipes
 from capmap.cases import Case, Exclusion, RegistryError
+from capmap.random_state import start_random_state
 
 DEFAULT_REGISTRY = "capmap.registries.kornia"
 
@@ -127,6 +128,12 @@ def load(specs: list[str]) -> Registry:
     saved = (_cases._collected, _cases._excluded, dict(_cases._library))
     _cases._collected, _cases._excluded = [], []
     _cases._library.clear()
+    # A registry that draws from the global generators at import (`torch.randn(2, 8)`) draws
+    # the same numbers on every import, and every tensor it makes is recorded by how it was
+    # made: the identity its digest reads, the same on every machine (capmap.tensor_recipes).
+    start_random_state()
+    recorder = tensor_recipes.recording()
+    recorder.__enter__()
     try:
         for spec in specs or [DEFAULT_REGISTRY]:
             for kind, target in _expand(spec):
@@ -154,6 +161,7 @@ def load(specs: list[str]) -> Registry:
         reg.excludes = list(_cases._excluded)
         reg.library = dict(_cases._library)
     finally:
+        recorder.__exit__(None, None, None)
         _cases._collected, _cases._excluded = saved[0], saved[1]
         _cases._library.clear()
         _cases._library.update(saved[2])

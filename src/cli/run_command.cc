@@ -78,6 +78,8 @@ RunDescription describe_run(const nlohmann::json& hello, const RunCommandOptions
               {"settings", this_run["settings"]},
               {"device", hello.value("device", "cpu")},
               {"cpu", cpu_model()},
+              // The worker's CPU vendor, torch ISA and BLAS settings: provenance only.
+              {"machine", hello.value("machine", nlohmann::json())},
               {"cores", std::thread::hardware_concurrency()},
               {"coverage", hello.value("coverage", nlohmann::json())},
               {"path_info", path_info_list_json(announced)},

@@ -73,6 +73,7 @@ nlohmann::json snapshot_header(const ChosenRun& chosen, const std::vector<std::s
       {"run_key", chosen.run->run_key},
       {"device", run_info.value("device", nlohmann::json())},
       {"cpu", run_info.value("cpu", nlohmann::json())},
+      {"machine", run_info.value("machine", nlohmann::json())},
       {"cores", run_info.value("cores", nlohmann::json())},
       // Without SOURCE_DATE_EPOCH the newest record's time: re-merging the same
       // records gives the same bytes.

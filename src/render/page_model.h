@@ -99,6 +99,8 @@ struct PageHeader {
   std::string library_name, library_version, revision;
   std::vector<std::pair<std::string, std::string>> versions;  // sorted by name
   std::string device, cpu, generated_at, run_key, tool;
+  // The kernels the floats were computed with: "AuthenticAMD, torch AVX512, MKL, 1 thread".
+  std::string kernels;
   bool complete = true;
   long long missing = 0;
   std::optional<double> coverage_percent;

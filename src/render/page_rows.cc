@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "common/path_info.h"
 #include "common/user_error.h"
@@ -24,6 +25,30 @@ std::string text_field(const json& object, const char* key, const std::string& w
   if (it->is_string()) return it->get<std::string>();
   if (it->is_number() || it->is_boolean()) return it->dump();
   throw UserError(where + ": field '" + key + "' should be a string");
+}
+
+// The header's `machine` as one line: vendor, the ISA torch dispatched to, the BLAS, the
+// thread count and the kernel settings the run was given (emulating another CPU, say).
+std::string describe_kernels(const json& header, const std::string& where) {
+  auto it = header.find("machine");
+  if (it == header.end() || !it->is_object()) return {};
+  const std::string at = where + ".machine";
+  std::vector<std::string> parts;
+  if (auto vendor = text_field(*it, "vendor", at); !vendor.empty()) parts.push_back(vendor);
+  if (auto isa = text_field(*it, "torch_isa", at); !isa.empty()) parts.push_back("torch " + isa);
+  if (auto blas = text_field(*it, "blas", at); !blas.empty()) parts.push_back(blas);
+  if (auto t = it->find("threads"); t != it->end() && t->is_number_integer()) {
+    long long threads = *t;
+    parts.push_back(fmt::format("{} thread{}", threads, threads == 1 ? "" : "s"));
+  }
+  if (auto s = it->find("settings"); s != it->end() && s->is_object()) {
+    for (const auto& [name, value] : s->items()) {
+      parts.push_back(name + "=" + (value.is_string() ? value.get<std::string>() : value.dump()));
+    }
+  }
+  std::string line;
+  for (const auto& part : parts) line += (line.empty() ? "" : ", ") + part;
+  return line;
 }
 
 // Labels as the path's plug-in gave them (header `path_info`), else the
@@ -178,6 +203,7 @@ PageHeader read_header(const json& header) {
   }
   h.device = text_field(header, "device", where);
   h.cpu = text_field(header, "cpu", where);
+  h.kernels = describe_kernels(header, where);
   h.generated_at = text_field(header, "generated_at", where);
   h.run_key = text_field(header, "run_key", where);
   h.tool = text_field(header, "tool", where);

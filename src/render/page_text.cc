@@ -31,6 +31,7 @@ std::vector<std::pair<std::string, std::string>> header_facts(const PageHeader& 
   for (const auto& [name, version] : h.versions) facts.emplace_back(name, version);
   if (!h.device.empty()) facts.emplace_back("Device", h.device);
   if (!h.cpu.empty()) facts.emplace_back("CPU", h.cpu);
+  if (!h.kernels.empty()) facts.emplace_back("Kernels", h.kernels);
   if (!h.generated_at.empty()) facts.emplace_back("Date", h.generated_at);
   facts.emplace_back("Completeness", h.complete
                                          ? std::string("complete")

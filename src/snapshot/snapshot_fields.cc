@@ -37,12 +37,12 @@ struct Field {
 };
 
 constexpr Field kHeaderFields[] = {
-    {"tool", kString},        {"library", kObject},        {"versions", kNullableMap},
-    {"settings", kObject},    {"run_key", kString},        {"device", kString | kNull},
-    {"cpu", kString | kNull}, {"cores", kInteger | kNull}, {"generated_at", kString | kNull},
-    {"complete", kBoolean},   {"missing", kInteger},       {"paths", kStringList},
-    {"path_info", kObject},   {"excludes", kObjectList},   {"coverage", kObject | kNull},
-    {"layout", kString},
+    {"tool", kString},        {"library", kObject},         {"versions", kNullableMap},
+    {"settings", kObject},    {"run_key", kString},         {"device", kString | kNull},
+    {"cpu", kString | kNull}, {"cores", kInteger | kNull},  {"generated_at", kString | kNull},
+    {"complete", kBoolean},   {"missing", kInteger},        {"paths", kStringList},
+    {"path_info", kObject},   {"excludes", kObjectList},    {"coverage", kObject | kNull},
+    {"layout", kString},      {"machine", kObject | kNull},
 };
 
 constexpr Field kLibraryFields[] = {

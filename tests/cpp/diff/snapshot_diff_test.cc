@@ -142,6 +142,18 @@ TEST(SnapshotDiff, ExcludedNamesCompareByNameAndReasonNotByTheirLines) {
   EXPECT_EQ(diff.header[1].old_value, "(none)");
 }
 
+TEST(SnapshotDiff, SnapshotsFromAnotherCpuSaySoInTheHeader) {
+  nlohmann::json amd = new_snapshot(), intel = new_snapshot();
+  amd["header"]["machine"] = {{"vendor", "AuthenticAMD"}, {"torch_isa", "AVX512"}, {"threads", 1}};
+  intel["header"]["machine"] = {{"vendor", "GenuineIntel"}, {"torch_isa", "AVX2"}, {"threads", 1}};
+  auto diff = diff_snapshots(amd, intel);
+  ASSERT_EQ(diff.header.size(), 2u);
+  EXPECT_EQ(diff.header[0].key, "machine.torch_isa");
+  EXPECT_EQ(diff.header[1].key, "machine.vendor");
+  EXPECT_NE(diff_as_text(diff).find("  machine.torch_isa: AVX512 → AVX2\n"), std::string::npos);
+  EXPECT_TRUE(diff.changes.empty());  // provenance: no cell changed with it
+}
+
 TEST(SnapshotDiff, LongHeaderValuesAreShortenedWithTheirLength) {
   nlohmann::json a = new_snapshot(), b = new_snapshot();
   a["header"]["note"] = std::string(300, 'a');

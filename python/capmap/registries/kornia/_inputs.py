@@ -2,12 +2,20 @@
 name means one thing (`rand` and `randn` for plain tensors of a shape, `image` for an image).
 
 Every factory seeds its own generator, so a case's inputs are the same on every import and
-in every worker. Sizes are small (images 1x3x32x40, volumes 1x1x8x16x16) so that each eager
-run stays well under 0.2 s, and values are valid for the operator: proper rotations, camera
+in every worker. A value computed at import through a library op (a model's activations fed to
+one of its blocks, a fitted whitening, a QR factor) is computed in float64 and rounded once to
+float32 (`in_float64`): the last bits of a float32 result change with the CPU's kernels, MKL's
+code path and the thread count, a float64 result rounded to float32 practically never does.
+Sizes are small (images 1x3x32x40, volumes 1x1x8x16x16) so that each eager run stays well
+under 0.2 s, and values are valid for the operator: proper rotations, camera
 matrices with positive focal lengths, points inside the image, depths in front of the camera.
 """
 
 from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from typing import Any
 
 import torch
 
@@ -399,3 +407,40 @@ def tiny_rtdetr_config() -> object:
         head_num_queries=10,
         head_num_decoder_layers=1,
     )
+
+
+# Values computed at import ----------------------------------------------------------------------
+
+
+def as_dtype(value: Any, source: torch.dtype, target: torch.dtype) -> Any:
+    """`value` with every `source` tensor in it (in lists, tuples, dicts, a module's parameters and
+    buffers, an object's tensor attributes) converted to `target`; modules and objects are copies."""
+    if isinstance(value, torch.Tensor):
+        return value.to(target) if value.dtype == source else value
+    if isinstance(value, (list, tuple)):
+        items = [as_dtype(v, source, target) for v in value]
+        return type(value)(*items) if hasattr(value, "_fields") else type(value)(items)
+    if isinstance(value, dict):
+        return {k: as_dtype(v, source, target) for k, v in value.items()}
+    state = getattr(value, "__dict__", None)
+    if not isinstance(value, torch.nn.Module) and not (
+        isinstance(state, dict) and any(isinstance(v, torch.Tensor) for v in state.values())
+    ):
+        return value
+    out = copy.deepcopy(value)
+    if isinstance(out, torch.nn.Module):
+        out.to(target)  # parameters and buffers; plain tensor attributes below
+    for k, v in vars(out).items():
+        if isinstance(v, torch.Tensor) and v.dtype == source:
+            setattr(out, k, v.to(target))
+    return out
+
+
+def in_float64(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """`fn(*args, **kwargs)` computed in float64 and rounded to float32: the same bytes on any
+    CPU. A module `fn` runs as a float64 copy; the original is left as it was."""
+    wide = torch.float32, torch.float64
+    call = as_dtype(fn, *wide) if isinstance(fn, torch.nn.Module) else fn
+    with torch.no_grad():
+        out = call(*as_dtype(list(args), *wide), **as_dtype(kwargs, *wide))
+    return as_dtype(out, torch.float64, torch.float32)

@@ -11,7 +11,7 @@ import torch
 
 from capmap import case, deferred
 
-from ._inputs import H, W, descriptors, image, lafs, points_in_image, rand, randn, smooth_image
+from ._inputs import H, W, descriptors, image, in_float64, lafs, points_in_image, rand, randn, smooth_image
 
 # Random initialisation draws from the global generator: fix it so every import builds the same
 # weights.
@@ -454,7 +454,7 @@ case(
     kf.laf.generate_patch_grid_from_normalized_LAF,
     [gray, torch.tensor([[[[0.2, 0.0, 0.5], [0.0, 0.2, 0.5]]]]), 8],
 )
-steerer = kf.steerers.DiscreteSteerer(torch.linalg.qr(randn(16, 16, seed=8))[0])
+steerer = kf.steerers.DiscreteSteerer(in_float64(torch.linalg.qr, randn(16, 16, seed=8))[0])
 case("DiscreteSteerer", GF, steerer, [randn(1, 8, 16, seed=9)])
 case(
     "DiscreteSteerer.steer_descriptions",

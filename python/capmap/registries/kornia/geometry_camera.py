@@ -326,7 +326,8 @@ GP = "geometry.subpix"
 HEAT = I.heatmap(1, 2)
 HEAT3 = torch.stack([I.heatmap(1, 2, 16, 16, seed=s) for s in range(5)], 2)
 case("spatial_softmax2d", GP, sub.spatial_softmax2d, [HEAT])
-case("spatial_expectation2d", GP, sub.spatial_expectation2d, [sub.spatial_softmax2d(HEAT)])
+SOFT_HEAT = I.in_float64(sub.spatial_softmax2d, HEAT)
+case("spatial_expectation2d", GP, sub.spatial_expectation2d, [SOFT_HEAT])
 case("spatial_soft_argmax2d", GP, sub.spatial_soft_argmax2d, [HEAT], tags=("quick",))
 case(
     "spatial_soft_argmax2d[normalized_coordinates=False]",
@@ -509,7 +510,7 @@ case(
     "spatial_expectation2d[normalized_coordinates=False]",
     GP,
     sub.spatial_expectation2d,
-    [sub.spatial_softmax2d(HEAT)],
+    [SOFT_HEAT],
     {"normalized_coordinates": False},
 )
 case(

@@ -43,7 +43,7 @@ from kornia.models.yunet.processors import decode as yunet_decode
 
 from capmap import case, deferred, exclude
 
-from ._inputs import image, randn, tiny_rtdetr_config
+from ._inputs import as_dtype, image, in_float64, randn, tiny_rtdetr_config
 
 # Random initialisation draws from the global generator: fix it so every import builds the same
 # weights.
@@ -248,27 +248,27 @@ def first_calls(
     model: torch.nn.Module, kinds: tuple[type, ...], *args: object
 ) -> tuple[dict[type, tuple], object]:
     """The module and positional inputs of the first call of each of `kinds` inside one forward
-    of `model` (a block is probed on exactly what the network feeds it), and the output."""
+    of `model` (a block is probed on what the network feeds it), and the output. The forward runs
+    on a float64 copy and what it gives is rounded to float32, so the inputs are the same bytes on
+    any CPU (`in_float64`)."""
+    wide = as_dtype(model, torch.float32, torch.float64)
+    original = dict(zip(map(id, wide.modules()), model.modules(), strict=True))
     seen: dict[type, tuple] = {}
     hooks = []
-    for module in model.modules():
+    for module in wide.modules():
         if isinstance(module, kinds) and type(module) not in seen:
 
             def grab(mod: torch.nn.Module, args: tuple, kwargs: dict) -> None:
                 if type(mod) not in seen:
                     # Keyword arguments become positional ones: they are graph inputs too.
                     bound = inspect.signature(mod.forward).bind(*args, **kwargs)
-                    seen[type(mod)] = (
-                        mod,
-                        tuple(x.detach().clone() if torch.is_tensor(x) else x for x in bound.args),
-                    )
+                    given = tuple(x.detach().clone() if torch.is_tensor(x) else x for x in bound.args)
+                    seen[type(mod)] = (original[id(mod)], as_dtype(given, torch.float64, torch.float32))
 
             hooks.append(module.register_forward_pre_hook(grab, with_kwargs=True))
     with torch.no_grad():
-        output = model(*args)
-    for hook in hooks:
-        hook.remove()
-    return seen, output
+        output = wide(*as_dtype(list(args), torch.float32, torch.float64))
+    return seen, as_dtype(output, torch.float64, torch.float32)
 
 
 # RT-DETR -----------------------------------------------------------------------------------------
@@ -313,10 +313,12 @@ case(
     rt_detr.DETRPostProcessor(0.0, num_classes=4, num_top_queries=5, confidence_filtering=False),
     [DET_LOGITS, DET_BOXES, torch.tensor([[64, 64]])],
 )
-with torch.no_grad():
-    DETECTIONS = rt_detr.DETRPostProcessor(0.0, num_classes=4, num_top_queries=5)(
-        DET_LOGITS, DET_BOXES, torch.tensor([[64, 64]])
-    )
+DETECTIONS = in_float64(
+    rt_detr.DETRPostProcessor(0.0, num_classes=4, num_top_queries=5),
+    DET_LOGITS,
+    DET_BOXES,
+    torch.tensor([[64, 64]]),
+)
 case("BoxFiltering", G_DET, BoxFiltering(0.3), [DETECTIONS], note="keeps detections above a confidence")
 case("BoxFiltering[filter_as_zero]", G_DET, BoxFiltering(0.3, filter_as_zero=True), [DETECTIONS])
 case(
@@ -441,10 +443,9 @@ case(
     covers="kornia.models.sam.model.PromptEncoder",
 )
 case("PromptEncoder.get_dense_pe", G_SAM, SAM_PROMPTS, [], method="get_dense_pe", note="no tensor input")
-with torch.no_grad():
-    SAM_EMB = SAM_ENCODER(SAM_IMAGE)
-    SPARSE, DENSE = SAM_PROMPTS(POINTS, None, None)
-    DENSE_PE = SAM_PROMPTS.get_dense_pe()
+SAM_EMB = in_float64(SAM_ENCODER, SAM_IMAGE)
+SPARSE, DENSE = in_float64(SAM_PROMPTS, POINTS, None, None)
+DENSE_PE = in_float64(as_dtype(SAM_PROMPTS, torch.float32, torch.float64).get_dense_pe)
 case(
     "Sam.mask_decoder",
     G_SAM,
