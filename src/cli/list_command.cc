@@ -244,7 +244,11 @@ void list_command(const ListOptions& options) {
     }
     return;
   }
-  const auto& cases = hello.at("cases");
+  // --only and --tag narrow the listing as they narrow a run (a pattern that matches nothing is
+  // refused the same way); without them every case is listed, the quick tier's too.
+  const nlohmann::json cases = options.only.empty() && options.tags.empty()
+                                   ? hello.at("cases")
+                                   : nlohmann::json(asked_cases(options, hello));
   if (options.json) {
     nlohmann::json inventory = {{"library", hello.value("library", nlohmann::json::object())},
                                 {"cases", cases},

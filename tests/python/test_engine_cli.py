@@ -178,6 +178,24 @@ def test_list_prints_every_case_with_group_and_skip_reason(capmap_bin: Path, exa
             assert c["skip"] in rows[c["name"]]
 
 
+def test_list_narrows_by_only_as_run_does(capmap_bin: Path, example_listing: dict) -> None:
+    """`list --only` lists what `run --only` would run, and refuses a pattern that matches nothing."""
+    done = run_capmap(capmap_bin, "list", EXAMPLE, "--only", "math.activation", "--only", "=matmul")
+    assert done.returncode == 0, done.stderr
+    names = [ln.split()[0] for ln in done.stdout.splitlines()[1:-1] if ln.strip()]
+    expected = [
+        c["name"]
+        for c in example_listing["cases"]
+        if c["group"] == "math.activation" or c["name"] == "matmul"
+    ]
+    assert sorted(names) == sorted(expected) and len(names) < len(example_listing["cases"])
+    as_json = json.loads(run_capmap(capmap_bin, "list", "--json", EXAMPLE, "--only", "=matmul").stdout)
+    assert [c["name"] for c in as_json["cases"]] == ["matmul"]
+    refused = run_capmap(capmap_bin, "list", EXAMPLE, "--only", "bogus_xyz")
+    assert refused.returncode == 2
+    assert refused.stderr.strip() == "capmap: --only 'bogus_xyz': matches no case name, name prefix or group"
+
+
 def test_list_json_survives_a_registry_that_prints(capmap_bin: Path, tmp_path: Path) -> None:
     chatty = write_registry(
         tmp_path,
