@@ -98,7 +98,8 @@ def test_a_kept_compile_cache_makes_the_next_run_warm(capmap_bin: Path, tmp_path
     # One folder per torch and capmap version; nothing went to the temporary folders.
     (folder,) = kept.iterdir()
     assert folder.name.startswith("torch-") and "-capmap-" in folder.name
-    assert list(folder.glob("slot-0/fxgraph"))
+    # Under it, a folder per CPU and kernel settings (process_control.kernel_key).
+    assert list(folder.glob("kernels-*/slot-0/fxgraph"))
     assert not list(tmp_path.glob("*/capmap-inductor-*"))
 
 

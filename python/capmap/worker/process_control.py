@@ -4,6 +4,7 @@ its children's reaper, its death with the supervisor's; signal names and thread 
 from __future__ import annotations
 
 import ctypes
+import hashlib
 import os
 import signal
 import tempfile
@@ -42,14 +43,14 @@ def claim_compile_cache() -> int | None:
 
     kept = os.environ.get("CAPMAP_COMPILE_SLOTS")
     if kept:
-        base = kept
+        base = os.path.join(kept, f"kernels-{kernel_key()}")
     elif "TORCHINDUCTOR_CACHE_DIR" in os.environ:
         # Absolute now, as inductor makes it at first use: a child's first compile must not
         # look like a task that changed the environment.
         os.environ["TORCHINDUCTOR_CACHE_DIR"] = os.path.abspath(os.environ["TORCHINDUCTOR_CACHE_DIR"])
         return None
     else:
-        base = os.path.join(tempfile.gettempdir(), f"capmap-inductor-{os.getuid()}")
+        base = os.path.join(tempfile.gettempdir(), f"capmap-inductor-{os.getuid()}-{kernel_key()}")
     import fcntl
 
     os.makedirs(base, exist_ok=True)
@@ -64,6 +65,33 @@ def claim_compile_cache() -> int | None:
             continue
         os.environ["TORCHINDUCTOR_CACHE_DIR"] = os.path.join(base, f"slot-{slot}")
         return fd
+
+
+# The CPU features and settings that choose the kernels torch and inductor build and call.
+_KERNEL_FLAGS = ("avx2", "fma", "avx512f", "avx512bw", "avx512vl", "avx512_vnni", "avx512_bf16", "amx_tile")
+
+
+def kernel_key() -> str:
+    """12 hex digits of the CPU's vector features and the kernel settings
+    (`capmap.environment.KERNEL_SETTINGS`). Compiled graphs are kept apart by it: a graph
+    inductor compiled under one torch ISA (`ATEN_CPU_CAPABILITY`) and loaded under another gave
+    wrong values (a float64 convolution off by 1.2, an erf by 1e180), and a CI cache restored
+    on a runner with another CPU must not hand it another CPU's kernels."""
+    from capmap.environment import KERNEL_SETTINGS
+
+    flags: set[str] = set()
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
+            for line in f:
+                key, _, value = line.partition(":")
+                if key.strip() == "flags":
+                    flags = set(value.split())
+                    break
+    except OSError:
+        pass
+    parts = [f for f in _KERNEL_FLAGS if f in flags]
+    parts += [f"{k}={os.environ[k]}" for k in KERNEL_SETTINGS if k in os.environ]
+    return hashlib.sha256(" ".join(parts).encode()).hexdigest()[:12]
 
 
 def become_subreaper() -> None:
