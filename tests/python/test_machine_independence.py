@@ -12,6 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+import torch
 from capmap_testing import REPO, python_env
 
 DIGESTS = REPO / "scripts" / "registry_digests.py"
@@ -74,7 +75,9 @@ def test_digests_and_inputs_are_the_same_under_every_setting(name: str, tmp_path
         changed = sorted(n for n in published if recipes.get(n) != published[n])
         assert not changed, f"{label}: {len(changed)} digests differ from the published ones: {changed[:8]}"
         if label in SCALAR_ONLY:
-            assert values != reference_bytes, f"{label}: the emulation changed no value (not in effect?)"
+            # On a CPU without AVX2 the machine as is runs the scalar kernels already.
+            if torch.backends.cpu.get_cpu_capability() != "DEFAULT":
+                assert values != reference_bytes, f"{label}: the emulation changed no value (not in effect?)"
             continue
         moved = sorted(n for n in values if values[n] != reference_bytes[n])
         assert not moved, f"{label}: {len(moved)} cases get other input bytes: {moved[:8]}"
