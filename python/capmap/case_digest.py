@@ -105,13 +105,8 @@ class _Digester:
         made = None if self.by_bytes else tensor_recipes.recipe_of(t)
         if made is not None:
             return head + b"recipe:" + made
-        import torch
-
         # By bytes, as digests were before recipes: `--bytes` reproduces a digest stored then.
-        if t.layout != torch.strided or t.is_quantized or t.device.type == "meta":
-            return head + repr(t).encode()
-        flat = t.detach().cpu().contiguous().reshape(-1)
-        return head + flat.view(torch.uint8).numpy().tobytes() if flat.numel() else head
+        return head + tensor_recipes.value_bytes(t)
 
     def _code(self, obj: Any, depth: int) -> bytes:
         """A class or function: named when a library's, read (source, defaults, closure and the

@@ -89,11 +89,6 @@ class RecipeBook:
         self._bytes_memo[memo_key] = (ref, digest)
         return digest
 
-    def clear(self) -> None:
-        self._tensors.clear()
-        self._storages.clear()
-        self._bytes_memo.clear()
-
 
 def _dropper(table: dict[Any, Any], key: Any) -> Callable[[Any], None]:
     def drop(ref: Any) -> None:
@@ -116,16 +111,19 @@ def _hash(*parts: bytes) -> bytes:
     return h.digest()
 
 
-def tensor_bytes(t: Any) -> bytes:
-    """A tensor's dtype, shape and values as bytes (its printed form where it has no plain
-    strided storage)."""
+def value_bytes(t: Any) -> bytes:
+    """A tensor's values as bytes (its printed form where it has no plain strided storage)."""
     import torch
 
-    head = f"{t.dtype}:{tuple(t.shape)}:{t.layout}:".encode()
     if t.layout != torch.strided or t.is_quantized or t.device.type == "meta":
-        return head + repr(t).encode()
+        return repr(t).encode()
     flat = t.detach().cpu().contiguous().reshape(-1)
-    return head + (flat.view(torch.uint8).numpy().tobytes() if flat.numel() else b"")
+    return flat.view(torch.uint8).numpy().tobytes() if flat.numel() else b""
+
+
+def tensor_bytes(t: Any) -> bytes:
+    """A tensor's dtype, shape and values as bytes."""
+    return f"{t.dtype}:{tuple(t.shape)}:{t.layout}:".encode() + value_bytes(t)
 
 
 BOOK = RecipeBook()
