@@ -20,6 +20,7 @@ fi
 PY=${PYTHON:-python3}
 echo "setup: installing Python packages"
 $PY -m pip install -q --root-user-action=ignore -c constraints.txt -r requirements-dev.txt cmake ninja
-echo "setup: building and installing capmap (compiles the C++ engine: a few minutes on 2 cores)"
-$PY -m pip install -q --root-user-action=ignore --no-build-isolation --no-deps .
+echo "setup: building capmap's wheel (compiles the C++ engine: a few minutes on 2 cores) and installing it"
+wheel=$(PYTHON=$PY scripts/build_wheel.sh)
+$PY -m pip install -q --root-user-action=ignore --no-deps --force-reinstall "$wheel"
 echo "setup: done — $(command -v capmap)"

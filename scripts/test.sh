@@ -6,6 +6,16 @@ cd "$(dirname "$0")/.."
 PY=${PYTHON:-python3}
 jobs=$(nproc)
 
+# The real Slurm test (tests/python/slurm_cluster.py) starts Debian's munged, slurmctld and slurmd.
+missing=()
+for p in slurm-wlm munge; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "test: installing Debian packages: ${missing[*]}"
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
+  $SUDO apt-get update -q
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q "${missing[@]}"
+fi
+
 # The build's flags live in CMakePresets.json ("tests").
 cmake --preset tests >/dev/null
 cmake --build --preset tests -j "$jobs"

@@ -51,6 +51,10 @@ def _registry_root(origin: str) -> str:
     return os.path.abspath(path)
 
 
+# The libraries of the bundled registries, each installed by capmap's extra of its name.
+BUNDLED_LIBRARIES = frozenset({"kornia", "torchmetrics"})
+
+
 def _import_error_line(origin: str, exc: BaseException) -> str:
     if isinstance(exc, RegistryError):
         return str(exc)
@@ -64,6 +68,9 @@ def _import_error_line(origin: str, exc: BaseException) -> str:
             where = f"{os.path.relpath(frame.filename)}:{frame.lineno}"
             break
     msg = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+    if isinstance(exc, ModuleNotFoundError) and exc.name in BUNDLED_LIBRARIES:
+        # A bundled registry's library comes with capmap's extra of the same name.
+        msg += f" (this environment lacks it: pip install 'capmap[{exc.name}]')"
     return f"{where}: cannot import registry: {type(exc).__name__}: {msg}".rstrip(": ")
 
 

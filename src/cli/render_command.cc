@@ -12,6 +12,7 @@
 #include "diff/snapshot_diff.h"
 #include "merge/cause_rules.h"
 #include "render/render.h"
+#include "snapshot/kornia_survey_file.h"
 #include "snapshot/snapshot_fields.h"
 #include "snapshot/snapshot_file.h"
 
@@ -46,7 +47,9 @@ void add_render_command(CLI::App& app, int& exit_code) {
   auto* cmd = app.add_subcommand(
       "render", "Render a snapshot as an HTML page, a Sphinx (RST) page or a Markdown summary");
   auto args = std::make_shared<RenderArgs>();
-  cmd->add_option("snapshot", args->snapshot, "snapshot JSON written by capmap merge")->required();
+  cmd->add_option("snapshot", args->snapshot,
+                  "snapshot JSON written by capmap merge (or Kornia's export_support.json)")
+      ->required();
   cmd->add_option("--html", args->html, "write the self-contained HTML page here");
   cmd->add_option("--rst", args->rst, "write a page for a Sphinx docs tree here");
   cmd->add_option("--md", args->md, "write a Markdown summary here");
@@ -75,6 +78,10 @@ void add_render_command(CLI::App& app, int& exit_code) {
       options.html = snapshot_path.parent_path() / "page.html";
     }
     nlohmann::json snapshot = parse_json_document(read_file(snapshot_path), snapshot_path.string());
+    // Kornia's own data file renders as the page of the survey it records.
+    if (is_kornia_survey(snapshot)) {
+      snapshot = snapshot_from_kornia_survey(snapshot, snapshot_path.string());
+    }
     check_snapshot_fields(snapshot, snapshot_path.string());
     if (!args->baseline.empty()) options.changes = changes_since(args->baseline, snapshot_path);
     try {

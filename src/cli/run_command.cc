@@ -228,6 +228,7 @@ void run_command(const RunCommandOptions& options, int& exit_code) {
   // Any path the worker's probes package announces; the warm-up readies those the run probes.
   const auto announced = announced_paths(*hello);
   const auto paths = choose_run_paths(setup.requested_paths, announced);
+  check_paths_available(*hello, paths, setup.supervisor.python);
   supervisor.set_warm_up_paths(paths);
 
   RunCases cases = select_run_cases(hello->at("cases"), options, setup, known, paths);

@@ -51,4 +51,22 @@ std::vector<std::string> choose_run_paths(const std::vector<std::string>& reques
   return chosen;
 }
 
+void check_paths_available(const nlohmann::json& hello, const std::vector<std::string>& paths,
+                           const std::string& python) {
+  auto unavailable = hello.find("unavailable");
+  if (unavailable == hello.end() || !unavailable->is_object()) return;
+  for (const auto& path : paths) {
+    auto entry = unavailable->find(path);
+    if (entry == unavailable->end() || !entry->is_object()) continue;
+    std::string missing;
+    for (const auto& name : entry->value("missing", nlohmann::json::array())) {
+      if (name.is_string()) missing += (missing.empty() ? "" : ", ") + name.get<std::string>();
+    }
+    throw UserError(fmt::format(
+        "--paths: the {} path needs {}, which {}'s environment lacks: {} (or choose other "
+        "--paths)",
+        path, missing, python, entry->value("install", "pip install " + missing)));
+  }
+}
+
 }  // namespace capmap

@@ -22,4 +22,10 @@ std::vector<PathInfo> announced_paths(const nlohmann::json& hello);
 std::vector<std::string> choose_run_paths(const std::vector<std::string>& requested,
                                           const std::vector<PathInfo>& announced);
 
+// UserError naming the first of `paths` the hello's `unavailable` lists (a
+// path whose packages the worker's environment lacks), what is missing and
+// the command that installs it: said before any task runs.
+void check_paths_available(const nlohmann::json& hello, const std::vector<std::string>& paths,
+                           const std::string& python);
+
 }  // namespace capmap

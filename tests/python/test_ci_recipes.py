@@ -9,6 +9,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ import pytest
 import yaml
 from capmap_testing import REPO, python_env
 from junitparser import JUnitXml
+from slurm_cluster import missing_programs, slurm_cluster
 
 RECIPES = REPO / "examples" / "ci"
 REGISTRY = REPO / "tests" / "python" / "registries" / "report_cases.py"
@@ -164,6 +166,52 @@ def test_the_slurm_array_runs_as_local_processes_and_merges(
     ]
     assert_compile_caches(results / "compile-cache")
     run_in_parallel([(["bash", str(slurm / "merge.sbatch")], recipe_env(capmap_bin, tmp_path))], tmp_path)
+    check_merged(results, whole)
+    assert (results / "page.html").exists()
+
+
+def test_the_slurm_recipe_runs_on_a_real_slurm_cluster(
+    capmap_bin: Path, tmp_path: Path, whole: dict[str, Any]
+) -> None:
+    """submit.sh, as committed, on munged + slurmctld + slurmd: the shard array, then the merge
+    job that waits for it, give the snapshot of one run."""
+    missing = missing_programs()
+    assert not missing, f"{missing} not installed: apt-get install slurm-wlm munge (scripts/test.sh does)"
+    # A copy of the recipe folder, byte for byte, so that the jobs' logs land in tmp_path.
+    recipe = tmp_path / "slurm"
+    shutil.copytree(RECIPES / "slurm", recipe)
+    results = tmp_path / "results"
+    started = time.monotonic()
+    with slurm_cluster() as cluster:
+        env = cluster.env(recipe_env(capmap_bin, tmp_path, SHARDS=str(SHARDS)))
+        done = subprocess.run(
+            ["bash", str(recipe / "submit.sh")],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=60,
+            check=False,
+        )
+        assert done.returncode == 0, done.stdout + done.stderr + cluster.logs()
+        words = done.stdout.split()
+        survey, merge = (
+            words[words.index("survey") + 2].rstrip(","),
+            words[words.index("merge") + 2].rstrip(";"),
+        )
+        deadline = time.monotonic() + 900
+        while cluster.job_state(merge) in ("PENDING", "CONFIGURING", "RUNNING", "COMPLETING"):
+            assert time.monotonic() < deadline, f"merge job {merge} not done in 900 s\n{cluster.logs()}"
+            time.sleep(1)
+        logs = "\n".join(p.read_text(errors="replace")[-2000:] for p in sorted(recipe.glob("capmap-*.log")))
+        assert cluster.job_state(merge) == "COMPLETED", logs + cluster.logs()
+        # One log per array task and one for the merge, written where the jobs ran.
+        assert len(list(recipe.glob(f"capmap-survey-{survey}_*.log"))) == SHARDS, logs
+        assert (recipe / f"capmap-merge-{merge}.log").exists()
+    print(f"real Slurm: {SHARDS} shards and the merge in {time.monotonic() - started:.0f} s")
+    assert sorted(p.name for p in results.glob("shard-*.db")) == [
+        f"shard-{i}.db" for i in range(1, SHARDS + 1)
+    ]
+    assert_compile_caches(results / "compile-cache")
     check_merged(results, whole)
     assert (results / "page.html").exists()
 

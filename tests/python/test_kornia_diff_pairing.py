@@ -63,3 +63,18 @@ def test_normalize_pairs_within_its_own_package(capmap_bin: Path, tmp_path: Path
         "| `augmentation.Normalize` (Kornia: `Normalize`) | onnx | "
         "fails (made to fail for this test) → works |" in md
     )
+
+
+def test_kornias_own_data_file_renders_as_a_page(capmap_bin: Path, tmp_path: Path) -> None:
+    page = tmp_path / "page.html"
+    done = run_capmap(capmap_bin, "render", KORNIA_FILE, "--html", page, "--md", tmp_path / "summary.md")
+    assert done.returncode == 0, done.stderr
+    text = page.read_text()
+    published = json.loads(KORNIA_FILE.read_text())
+    assert published["kornia"] in text
+    names = [c["name"] for c in published["cases"]]
+    # Every operator has its row (a variant's bracket is rendered apart from its operator's name).
+    missing = sorted({n.split("[", 1)[0] for n in names if n.split("[", 1)[0] not in text})
+    assert not missing, missing[:20]
+    summary = (tmp_path / "summary.md").read_text()
+    assert f"The survey lists {len(names):,} cases" in summary, summary[:2000]

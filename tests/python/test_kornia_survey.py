@@ -88,7 +88,12 @@ def test_quick_tier_through_all_paths(capmap_bin: Path, tmp_path: Path) -> None:
     assert {"augmentation", "geometry", "color", "filters", "feature"} <= packages
     for c in cases:
         assert set(c["paths"]) == {"eager", "onnx", "export", "compile"}, c["name"]
-        assert c["paths"]["eager"]["page_status"] in SUPPORTED, c["name"]
+        eager = c["paths"]["eager"]
+        assert eager["page_status"] in SUPPORTED, (
+            c["name"],
+            eager.get("detail") or eager.get("message"),
+            eager.get("log_tail", "")[-2000:],
+        )
         for path in ("onnx", "export", "compile"):
             entry = c["paths"][path]
             if entry["page_status"] not in SUPPORTED:

@@ -166,3 +166,45 @@ def test_a_path_from_outside_capmap_runs_merges_renders_and_reproduces(
     assert "torch.fx.symbolic_trace" in script.read_text()
     checked = capmap("repro", "--check", "--store", store)
     assert "reproduced" in checked and "NOT reproduced" not in checked, checked
+
+
+# A path that needs a package no environment here has: announced as unavailable, refused by run.
+NEEDY_PATH = """
+from capmap.probes.path import CapturePath
+
+PATH = CapturePath(
+    name="needy",
+    label="Needy",
+    short="needy",
+    order=41,
+    description="needs a package this environment lacks",
+    statuses={"ok": "ok"},
+    packages=("capmap-test-absent-package",),
+    extra="needy",
+)
+
+
+def probe(ctx):
+    raise AssertionError("a path whose packages are missing never runs")
+"""
+
+
+def test_a_path_whose_packages_are_missing_is_refused_before_any_work(
+    capmap_bin: Path, tmp_path: Path
+) -> None:
+    plugins = tmp_path / "plugins"
+    plugins.mkdir()
+    (plugins / "capmap_needy_path.py").write_text(NEEDY_PATH)
+    env = python_env(CAPMAP_PATH_MODULES="capmap_needy_path", PYTHONPATH=f"{plugins}:{PYTHON_DIR}")
+    store = tmp_path / "results.db"
+    argv = [str(capmap_bin), "run", str(REGISTRY), "--paths", "eager,needy", "--store", str(store)]
+    done = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=300, cwd=tmp_path)
+    assert done.returncode == 2, done.stderr
+    (line,) = [x for x in done.stderr.splitlines() if x.startswith("capmap:")]
+    assert "the needy path needs capmap-test-absent-package" in line
+    assert "pip install 'capmap[needy]'" in line
+    assert not store.exists()
+    # The other paths still run in that environment.
+    argv = [str(capmap_bin), "run", str(REGISTRY), "--paths", "eager", "--store", str(store)]
+    done = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=300, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr[-2000:]

@@ -106,3 +106,14 @@ def run_order(wanted: Iterable[str]) -> list[str]:
 def announce() -> list[dict[str, Any]]:
     """The hello's `paths`: each path's declaration, in page order."""
     return [p.announce() for p in paths()]
+
+
+def unavailable() -> dict[str, dict[str, Any]]:
+    """The hello's `unavailable`: each path whose packages this environment lacks, with what is
+    missing and the command that installs it, so that a run asking for it stops before any work."""
+    found: dict[str, dict[str, Any]] = {}
+    for path in paths():
+        missing = path.missing_packages()
+        if missing:
+            found[path.name] = {"missing": missing, "install": path.install_hint(missing)}
+    return found

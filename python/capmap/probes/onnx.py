@@ -6,13 +6,15 @@ import contextlib
 import re
 from typing import Any
 
-import onnx
 import torch
 
 from capmap.compare import compare
 from capmap.probes.context import ProbeContext, Stopwatch, export_kind
-from capmap.probes.onnx_runtime import load_checked, ort_outputs, reuse_torchlib_registry
 from capmap.probes.path import CapturePath, ReproSpec, ReproSteps
+
+# onnx, onnxruntime and onnxscript are imported where they are used, never at module level: the
+# catalog imports every path module, and without those packages (capmap[onnx]) the path is
+# announced as unavailable rather than breaking every other path.
 
 PATH = CapturePath(
     name="onnx",
@@ -45,6 +47,7 @@ PATH = CapturePath(
     default=True,
     settings={"opset": 18},
     packages=("onnx", "onnxruntime", "onnxscript"),
+    extra="onnx",
 )
 
 # The exporter names its capture strategies after classes; the page shows the short form.
@@ -56,6 +59,8 @@ _STRATEGIES = {
 
 
 def probe(ctx: ProbeContext) -> dict[str, Any]:
+    from capmap.probes.onnx_runtime import load_checked, ort_outputs, reuse_torchlib_registry
+
     reuse_torchlib_registry()
 
     opset = int(ctx.settings["opset"])
@@ -132,11 +137,16 @@ def node_frames(ctx: ProbeContext, program: Any, message: str) -> list[str]:
 
 
 def prepare() -> None:
+    from capmap.probes.onnx_runtime import reuse_torchlib_registry
+
     # A worker prepares this path once before it forks its children: they all inherit the registry.
     reuse_torchlib_registry()
 
 
 def warm() -> None:
+    import onnx
+
+    from capmap.probes.onnx_runtime import reuse_torchlib_registry
     from capmap.probes.warmup import TinyModule, tiny_input
 
     reuse_torchlib_registry()

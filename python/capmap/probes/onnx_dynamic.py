@@ -12,7 +12,6 @@ from capmap.probes import dynamic_shapes
 from capmap.probes.context import ProbeContext, Stopwatch
 from capmap.probes.onnx import ORT_REPRO_IMPORTS, ORT_REPRO_SESSION
 from capmap.probes.onnx import PATH as ONNX_PATH
-from capmap.probes.onnx_runtime import load_checked, ort_outputs, reuse_torchlib_registry
 from capmap.probes.path import CapturePath, ReproSpec, ReproSteps
 
 PATH = CapturePath(
@@ -38,14 +37,19 @@ PATH = CapturePath(
     fail_status="export-fail",
     settings=ONNX_PATH.settings,
     packages=ONNX_PATH.packages,
+    extra=ONNX_PATH.extra,
 )
 
 
 def prepare() -> None:
+    from capmap.probes.onnx_runtime import reuse_torchlib_registry
+
     reuse_torchlib_registry()
 
 
 def probe(ctx: ProbeContext) -> dict[str, Any]:
+    from capmap.probes.onnx_runtime import load_checked, ort_outputs, reuse_torchlib_registry
+
     reuse_torchlib_registry()
     opset = int(ctx.settings["opset"])
     stages: dict[str, float] = {}

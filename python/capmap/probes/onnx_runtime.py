@@ -5,15 +5,19 @@ module: it declares no path."""
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
-import onnx
 import torch
 from torch.utils import _pytree as pytree
 
 from capmap.compare import flatten
 from capmap.probes.context import ProbeContext, Stopwatch
+
+if TYPE_CHECKING:
+    import numpy as np
+
+# onnx and onnxruntime are imported where they are used: the catalog imports this module with
+# the path modules, also in an environment without them (capmap[onnx] brings them).
 
 
 def reuse_torchlib_registry() -> None:
@@ -73,6 +77,8 @@ def load_checked(
         if not any(o.name in inputs for o in proto.graph.output):
             record["outputs_constant"] = True
     record["size_kb"] = round(proto.ByteSize() / 1024, 1)
+    import onnx
+
     watch = Stopwatch()
     try:
         onnx.checker.check_model(proto, full_check=True)

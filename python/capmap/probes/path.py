@@ -77,10 +77,29 @@ class CapturePath:
     reference: bool = False  # eager: what the others are compared with, never a column
     settings: Mapping[str, Any] = field(default_factory=dict)  # setting -> default ("opset": 18)
     packages: tuple[str, ...] = ()  # distributions whose versions decide its results
+    extra: str = ""  # the pip extra of capmap that installs `packages` ("onnx": capmap[onnx])
 
     def failing(self, status: str) -> bool:
         """A raw status this path writes for a failure (page status fail, mismatch, crash ...)."""
         return is_failing({**TASK_STATUSES, **self.statuses}, status)
+
+    def missing_packages(self) -> list[str]:
+        """Those of `packages` this environment lacks: the path cannot run here without them."""
+        import importlib.metadata
+
+        missing = []
+        for name in self.packages:
+            try:
+                importlib.metadata.distribution(name)
+            except importlib.metadata.PackageNotFoundError:
+                missing.append(name)
+        return missing
+
+    def install_hint(self, missing: list[str]) -> str:
+        """The one command that installs what the path lacks."""
+        if self.extra:
+            return f"pip install 'capmap[{self.extra}]'"
+        return "pip install " + " ".join(missing)
 
     def announce(self) -> dict[str, Any]:
         """The hello's entry for this path."""

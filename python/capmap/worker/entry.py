@@ -43,6 +43,7 @@ def _hello(reg: Any, *, with_coverage: bool) -> dict[str, Any]:
         "excludes": [{"name": e.name, "reason": e.reason, "where": e.where} for e in reg.excludes],
         "coverage": _coverage_figure(reg) if with_coverage else None,
         "paths": catalog.announce(),
+        "unavailable": catalog.unavailable(),
     }
 
 

@@ -56,5 +56,22 @@ TEST(RunPaths, AWorkerThatAnnouncesNoPathsHasTheBuiltInFour) {
   EXPECT_THROW(choose_run_paths({"toy"}, announced), UserError);
 }
 
+TEST(RunPaths, APathWhosePackagesAreMissingIsRefusedWithItsInstallCommand) {
+  nlohmann::json hello = hello_with_extra_path();
+  hello["unavailable"] = {
+      {"onnx", {{"missing", {"onnx", "onnxscript"}}, {"install", "pip install 'capmap[onnx]'"}}}};
+  EXPECT_NO_THROW(check_paths_available(hello, {"eager", "export", "compile"}, "py"));
+  try {
+    check_paths_available(hello, {"eager", "onnx"}, "venv/bin/python3");
+    FAIL() << "accepted a path whose packages are missing";
+  } catch (const UserError& e) {
+    EXPECT_STREQ(e.what(),
+                 "--paths: the onnx path needs onnx, onnxscript, which venv/bin/python3's "
+                 "environment lacks: pip install 'capmap[onnx]' (or choose other --paths)");
+  }
+  // A worker from before the field announces nothing unavailable.
+  EXPECT_NO_THROW(check_paths_available({{"type", "hello"}}, {"onnx"}, "py"));
+}
+
 }  // namespace
 }  // namespace capmap
