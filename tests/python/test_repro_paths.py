@@ -134,15 +134,20 @@ def test_repro_writes_an_aoti_script(capmap_bin: Path, opt_in_survey: Path, tmp_
     assert unknown.returncode == 2 and "not a capture path of this run" in unknown.stderr
 
 
+def plugin_env(tmp_path: Path, module: str, text: str) -> dict[str, str]:
+    """The environment of a run whose workers also load the path module `module` (its `text`)."""
+    plugins = tmp_path / "plugins"
+    plugins.mkdir()
+    (plugins / f"{module}.py").write_text(text)
+    return python_env(CAPMAP_PATH_MODULES=module, PYTHONPATH=f"{plugins}:{PYTHON_DIR}")
+
+
 def test_a_path_from_outside_capmap_runs_merges_renders_and_reproduces(
     capmap_bin: Path, tmp_path: Path
 ) -> None:
-    plugins = tmp_path / "plugins"
-    plugins.mkdir()
-    (plugins / "capmap_fx_path.py").write_text(FX_PATH)
+    env = plugin_env(tmp_path, "capmap_fx_path", FX_PATH)
     registry = tmp_path / "cases.py"
     shutil.copy(REGISTRY, registry)
-    env = python_env(CAPMAP_PATH_MODULES="capmap_fx_path", PYTHONPATH=f"{plugins}:{PYTHON_DIR}")
 
     def capmap(*args: object) -> str:
         argv = [str(capmap_bin), *map(str, args)]
@@ -192,10 +197,7 @@ def probe(ctx):
 def test_a_path_whose_packages_are_missing_is_refused_before_any_work(
     capmap_bin: Path, tmp_path: Path
 ) -> None:
-    plugins = tmp_path / "plugins"
-    plugins.mkdir()
-    (plugins / "capmap_needy_path.py").write_text(NEEDY_PATH)
-    env = python_env(CAPMAP_PATH_MODULES="capmap_needy_path", PYTHONPATH=f"{plugins}:{PYTHON_DIR}")
+    env = plugin_env(tmp_path, "capmap_needy_path", NEEDY_PATH)
     store = tmp_path / "results.db"
     argv = [str(capmap_bin), "run", str(REGISTRY), "--paths", "eager,needy", "--store", str(store)]
     done = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=300, cwd=tmp_path)
