@@ -1,6 +1,7 @@
 #include "merge/cause_rules.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <toml++/toml.h>
 
 #include <algorithm>
@@ -11,6 +12,11 @@
 
 namespace capmap {
 namespace {
+
+// Said with a missing required key, so that one error teaches the rule's shape.
+constexpr const char* kEveryRuleNeeds =
+    " (every rule needs id, category and cause, and at least one of paths, statuses, error_type, "
+    "gb_id, message)";
 
 std::unique_ptr<RE2> compile_pattern(const toml::table& rule, std::string_view key,
                                      const std::string& where) {
@@ -105,7 +111,7 @@ void CauseRules::add_file(std::string_view toml_text, const std::string& origin)
     Rule rule;
     rule.origin = origin;
     rule.id = (*table)["id"].value_or(std::string());
-    if (rule.id.empty()) throw UserError(where + ": missing 'id'");
+    if (rule.id.empty()) throw UserError(where + ": missing 'id'" + kEveryRuleNeeds);
     where = fmt::format("{}: rule '{}'", origin, rule.id);
     for (const auto& known : rules_) {
       if (known.id == rule.id && known.origin == origin) {
@@ -113,21 +119,23 @@ void CauseRules::add_file(std::string_view toml_text, const std::string& origin)
       }
     }
     for (const auto& [key, value] : *table) {
-      static const std::vector<std::string_view> known{"id",         "category", "cause",
-                                                       "remedy",     "paths",    "statuses",
-                                                       "error_type", "gb_id",    "message"};
+      static const std::vector<std::string> known{"id",         "category", "cause",
+                                                  "remedy",     "paths",    "statuses",
+                                                  "error_type", "gb_id",    "message"};
       if (std::find(known.begin(), known.end(), key.str()) == known.end()) {
-        throw UserError(fmt::format("{}: unknown key '{}'", where, key.str()));
+        throw UserError(fmt::format("{}: unknown key '{}' (a rule's keys: {})", where, key.str(),
+                                    fmt::join(known, ", ")));
       }
       (void)value;
     }
     rule.category = (*table)["category"].value_or(std::string());
     const auto& categories = cause_categories();
     if (std::find(categories.begin(), categories.end(), rule.category) == categories.end()) {
-      throw UserError(fmt::format("{}: unknown category '{}'", where, rule.category));
+      throw UserError(fmt::format("{}: unknown category '{}' (known: {})", where, rule.category,
+                                  fmt::join(categories, ", ")));
     }
     rule.cause = (*table)["cause"].value_or(std::string());
-    if (rule.cause.empty()) throw UserError(where + ": missing 'cause'");
+    if (rule.cause.empty()) throw UserError(where + ": missing 'cause'" + kEveryRuleNeeds);
     rule.remedy = (*table)["remedy"].value_or(std::string());
     rule.paths = string_list(*table, "paths", where);
     rule.statuses = string_list(*table, "statuses", where);

@@ -1,5 +1,7 @@
 #include "merge/path_causes.h"
 
+#include <fmt/format.h>
+
 #include <string>
 
 #include "merge/page_status.h"
@@ -21,6 +23,11 @@ void classify_breaks(nlohmann::json& record, const std::string& path, const std:
     std::string text = text_field(reason, "reason");
     std::string gb_id = text_field(reason, "gb_id");
     Cause cause = rules.classify({path, status, "", gb_id, text});
+    // The path captured: an unexplained break is still a break, never a failure.
+    if (cause.category == "unclassified") {
+      cause.text = gb_id.empty() ? "Unclassified graph break"
+                                 : fmt::format("Unclassified graph break ({})", gb_id);
+    }
     reason["cause"] = cause.text;
     reason["category"] = cause.category;
     if (!cause.remedy.empty()) reason["remedy"] = cause.remedy;

@@ -36,14 +36,21 @@ std::string ProgressDisplay::status_counts() const {
 
 void ProgressDisplay::task_finished(
     const std::string& case_name, const std::vector<std::pair<std::string, std::string>>& outcomes,
-    double seconds) {
-  if (live_) return;
+    double seconds, const std::string& eager_failure) {
+  // Every other path of a case whose reference failed is eager-fail: the reason is the news.
+  std::string reason =
+      eager_failure.empty() ? "" : fmt::format("  {}: {}", case_name, eager_failure);
+  if (live_) {
+    if (!reason.empty()) note(reason);
+    return;
+  }
   std::string parts;
   for (const auto& [path, status] : outcomes) {
     parts += fmt::format("{}{} {}", parts.empty() ? "" : ", ", path, status);
   }
   std::fprintf(out_, "[%zu/%zu] %s: %s (%.1f s)\n", done_, total_, case_name.c_str(), parts.c_str(),
                seconds);
+  if (!reason.empty()) std::fprintf(out_, "%s\n", reason.c_str());
   std::fflush(out_);
 }
 

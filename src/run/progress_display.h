@@ -22,10 +22,11 @@ class ProgressDisplay {
   ProgressDisplay(std::FILE* out, bool live, size_t total);
 
   void record(const std::string& status);
-  // One finished task: its records as (path, status), in path order.
+  // One finished task: its records as (path, status), in path order, and
+  // why its eager reference failed ("" when it did not), on a line of its own.
   void task_finished(const std::string& case_name,
                      const std::vector<std::pair<std::string, std::string>>& outcomes,
-                     double seconds);
+                     double seconds, const std::string& eager_failure = "");
   // Redraws the live line (at most a few times a second); no-op when not live.
   void refresh(const std::vector<RunningTaskView>& running);
   // A message that must not be overwritten by the live line.

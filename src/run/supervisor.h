@@ -97,6 +97,7 @@ class Supervisor {
     Clock::time_point dispatched;
     Clock::time_point path_started;
     std::vector<std::pair<std::string, std::string>> outcomes;  // (path, status)
+    std::string eager_failure;  // "TypeError: ..." when the eager reference failed
     KillReason kill = KillReason::kNone;
     Clock::time_point kill_sent;
     bool sigkill_sent = false;

@@ -134,7 +134,7 @@ void Supervisor::finish_task(WorkerSlot& slot, const Ending& ending) {
   }
   ++stats_.tasks_finished;
   progress_->task_finished(running.task.case_name, running.outcomes,
-                           seconds_since(running.dispatched));
+                           seconds_since(running.dispatched), running.eager_failure);
   slot.running.reset();
 }
 

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <string>
 
 #include "common/user_error.h"
 #include "run/supervisor.h"
@@ -13,6 +14,21 @@ namespace {
 
 // The worker's PROTOCOL_VERSION (python/capmap/worker/protocol.py) this engine speaks.
 constexpr int kWorkerProtocolVersion = 2;
+
+// "TypeError: first line of the message", short enough for one line of the log.
+std::string failure_line(const nlohmann::json& record) {
+  auto text = [&](const char* key) {
+    auto it = record.find(key);
+    return it != record.end() && it->is_string() ? it->get<std::string>() : std::string();
+  };
+  std::string message = text("message");
+  message = message.substr(0, message.find('\n'));
+  constexpr size_t kWidest = 200;
+  if (message.size() > kWidest) message = message.substr(0, kWidest - 3) + "...";
+  std::string type = text("error_type");
+  if (type.empty()) return message.empty() ? "failed, with no message" : message;
+  return message.empty() ? type : type + ": " + message;
+}
 
 }  // namespace
 
@@ -103,6 +119,7 @@ void Supervisor::on_record(RunningTask& running, const WorkerEvent& event) {
   store_->put_record(run_key_, running.task.case_name, event.path, event.body);
   std::string status = event.body.at("status").get<std::string>();
   running.outcomes.emplace_back(event.path, status);
+  if (event.path == "eager" && status == "fail") running.eager_failure = failure_line(event.body);
   ++stats_.records_written;
   progress_->record(status);
 }

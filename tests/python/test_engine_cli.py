@@ -252,3 +252,22 @@ def test_a_build_of_the_checkout_runs_the_checkouts_worker(capmap_bin: Path, tmp
     )
     assert done.returncode == 0, done.stderr
     assert "neg_checkout" in done.stdout, done.stdout
+
+
+def test_the_run_log_says_why_a_case_failed_eagerly(capmap_bin: Path, tmp_path: Path) -> None:
+    registry = tmp_path / "reg.py"
+    registry.write_text(
+        "import torch\nfrom capmap import case\n\n\n"
+        "def broken(x):\n    raise ValueError('the kernel size must be odd\\nsecond line')\n\n\n"
+        "case('broken', 'toy', broken, [torch.ones(2)])\n"
+        "case('fine', 'toy', torch.neg, [torch.ones(2)])\n"
+    )
+    done = run_capmap(
+        capmap_bin, "run", registry, "--paths", "eager,export", "--store", tmp_path / "s.db", "--no-merge"
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stderr.splitlines()
+    (task,) = [i for i, line in enumerate(lines) if "] broken: eager fail" in line]
+    # The reason follows its task's line: the error's type and first line, no more.
+    assert lines[task + 1] == "  broken: ValueError: the kernel size must be odd"
+    assert not any(line.startswith("  fine:") for line in lines)

@@ -68,6 +68,11 @@ def test_a_group_without_a_section_and_a_name_without_a_variant(tmp_path: Path) 
         ("case('x', 'a', torch.neg, 3)", "inputs must be a list of arguments, got a int"),
         ("case('x', 'a', torch.neg, {'x': torch.ones(2)})", "inputs must be a list of arguments, got a dict"),
         ("case('x', 'a', torch.neg, [torch.ones(2)], kwargs=[1])", "kwargs must be a dict"),
+        # Only a skipped case may name no target.
+        (
+            "case('x', 'a', None, [])",
+            "target must be callable (a function, a class or an nn.Module), got a NoneType",
+        ),
     ],
 )
 def test_malformed_cases_name_the_line(tmp_path: Path, call: str, problem: str) -> None:
@@ -75,6 +80,19 @@ def test_malformed_cases_name_the_line(tmp_path: Path, call: str, problem: str) 
     with pytest.raises(RegistryError) as err:
         registry.load([str(path)])
     assert "bad.py:4" in str(err.value) and problem in str(err.value)
+
+
+def test_a_skipped_case_may_name_no_target(tmp_path: Path) -> None:
+    """As Kornia's own case files list enums and type aliases: a name, a reason, nothing to call."""
+    path = write(
+        tmp_path,
+        "reg.py",
+        HEADER + "case('color.ColorMap', 'color', None, [], skip='an enum, not an operator')\n"
+        "case('neg', 'math', torch.neg, [torch.ones(1)])\n",
+    )
+    skipped, plain = registry.load([str(path)]).cases
+    assert skipped.inventory()["skip"] == "an enum, not an operator"
+    assert plain.inventory()["skip"] is None
 
 
 def test_modules_are_put_in_eval_mode(tmp_path: Path) -> None:

@@ -170,7 +170,10 @@ std::string load_error(const std::string& text) {
 TEST(CauseRules, BadRulesFileIsOneLineNamingFileAndRule) {
   EXPECT_EQ(
       load_error("[[rule]]\nid = \"a\"\nmessage = \"x\"\ncategory = \"weird\"\ncause = \"c\"\n"),
-      "my.toml: rule 'a': unknown category 'weird'");
+      "my.toml: rule 'a': unknown category 'weird' (known: missing-onnx-lowering, data-dependent, "
+      "control-flow, dynamic-shape, unsupported-python, random-generator, mutation, dtype, "
+      "numeric-mismatch, timeout, crash, oom, torch-bug, eager-failure, not-applicable, "
+      "unclassified)");
   EXPECT_EQ(
       load_error("[[rule]]\nid = \"b\"\nmessage = \"(\"\ncategory = \"dtype\"\ncause = \"c\"\n"),
       "my.toml: rule 'b': bad message pattern: missing ): (");
@@ -178,7 +181,11 @@ TEST(CauseRules, BadRulesFileIsOneLineNamingFileAndRule) {
             "my.toml: rule 'c': matches everything; give at least one condition");
   EXPECT_EQ(
       load_error("[[rule]]\nid = \"d\"\nmesage = \"x\"\ncategory = \"dtype\"\ncause = \"c\"\n"),
-      "my.toml: rule 'd': unknown key 'mesage'");
+      "my.toml: rule 'd': unknown key 'mesage' (a rule's keys: id, category, cause, remedy, paths, "
+      "statuses, error_type, gb_id, message)");
+  EXPECT_EQ(load_error("[[rule]]\nid = \"e\"\nmessage = \"x\"\ncategory = \"dtype\"\n"),
+            "my.toml: rule 'e': missing 'cause' (every rule needs id, category and cause, and at "
+            "least one of paths, statuses, error_type, gb_id, message)");
   std::string parse = load_error("[[rule]\nid = 1\n");
   EXPECT_EQ(parse.rfind("my.toml:1: ", 0), 0u) << parse;
   EXPECT_EQ(parse.find('\n'), std::string::npos) << parse;

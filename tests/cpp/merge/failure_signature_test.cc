@@ -15,6 +15,16 @@ TEST(FailureSignature, BlanksWhatVariesBetweenCases) {
             "error in <path> at <addr>");
 }
 
+TEST(FailureSignature, AnApostropheInAWordOpensNoQuotation) {
+  EXPECT_EQ(failure_signature("Can't convert <class 'numpy.ndindex'> to a tensor"),
+            "Can't convert <class '_'> to a tensor");
+  EXPECT_EQ(failure_signature("It appears that you're trying to get value out of a tracing tensor "
+                              "with aten.item.default"),
+            "It appears that you're trying to get value out of a tracing tensor with "
+            "aten.item.default");
+  EXPECT_EQ(failure_signature("('a','b') don't match"), "('_','_') don't match");
+}
+
 TEST(FailureSignature, SameShapeSameGroup) {
   EXPECT_EQ(failure_signature("expected 3 channels, got 4 in `rgb_to_hsv`"),
             failure_signature("expected 1 channels, got 2 in `gray_to_rgb`"));

@@ -126,6 +126,17 @@ def probe_export(
     add(scenario, "export", "fail", category, exc)
 
 
+def probe_make_fx(scenario: str, category: str, fn: Callable[..., Any], args: tuple) -> None:
+    """make_fx's trace, as a decomposition or an exporter's fallback runs it."""
+    from torch.fx.experimental.proxy_tensor import make_fx
+
+    exc = capture(lambda: make_fx(fn)(*args))
+    if exc is None:
+        print(f"{scenario}: make_fx succeeded", file=sys.stderr)
+        return
+    add(scenario, "export", "fail", category, exc)
+
+
 def probe_onnx(scenario: str, category: str, module: torch.nn.Module, args: tuple) -> None:
     exc = capture(lambda: torch.onnx.export(module, args, dynamo=True, opset_version=18))
     if exc is None:
@@ -210,6 +221,7 @@ probe_onnx("tensor-if", "control-flow", Wrap(lambda a: a * 2 if a.sum() > 0 else
 
 probe_breaks("tensor-if", "control-flow", tensor_if, (x,))
 probe_breaks("item", "data-dependent", lambda a: a * a.sum().item(), (x,))
+probe_make_fx("make-fx-item", "data-dependent", lambda a: a * a.sum().item(), (x,))
 probe_breaks("tolist", "data-dependent", lambda a: a * len(a.flatten().tolist()), (x,))
 probe_breaks("time", "unsupported-python", lambda a: a * time.time(), (x,))
 probe_breaks("deepcopy", "unsupported-python", lambda a: copy.deepcopy(a) + 1, (x,))
