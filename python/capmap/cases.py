@@ -201,7 +201,8 @@ def case(
     that no input reaches the graph by design (a kernel built from integers): its cells are
     still `constant`, never `ok`, and registry checks accept them. `empty="why"` declares that
     every output is empty with these inputs (no match among random weights), which registry
-    checks otherwise reject: a probe of empty tensors tests nothing."""
+    checks otherwise reject: a probe of empty tensors tests nothing. A case with `skip="why"`
+    runs nothing and may name no target (`None`): an enum or a type alias listed with its reason."""
     where = _caller_where()
     if not isinstance(name, str) or not name:
         raise RegistryError(f"{where}: case name must be a non-empty string")
