@@ -40,6 +40,20 @@ json repro_entries(const std::vector<ReproCheck>& checks, std::vector<std::strin
   return entries;
 }
 
+// A name of this library the search box offers as its example: the first case's
+// public name that reaches into a package (kornia.color.rgb_to_grayscale), so
+// that another library's page never shows Kornia's names.
+std::string search_example(const PageModel& model) {
+  std::string first;
+  for (const CaseRow& row : model.cases) {
+    const std::string& name = row.public_name.qualified;
+    if (name.empty()) continue;
+    if (std::count(name.begin(), name.end(), '.') >= 2) return name;
+    if (first.empty()) first = name;
+  }
+  return first.empty() ? model.library_root : first;
+}
+
 }  // namespace
 
 json page_data(const PageModel& model) {
@@ -101,6 +115,7 @@ json page_data(const PageModel& model) {
                {"sections", std::move(sections)},   {"cases", std::move(cases)},
                {"revision", model.header.revision}, {"source_url", model.urls.source_url},
                {"docs_url", model.urls.docs_url}};
+  data["ex"] = search_example(model);
   if (!repro_tails.empty()) data["rt"] = repro_tails;
   if (!remedies.empty()) data["rm"] = std::move(remedies);
   // The case count under the search says when the run covered part of the registry.

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from page_session import PageSession
 from playwright.sync_api import Browser, Page
-from snapshots import public_names_snapshot, synthetic_snapshot
+from snapshots import public_names_snapshot, small_snapshot, synthetic_snapshot
 
 # Elements wider than the viewport, or reaching past its right edge, outside a
 # sideways-scrolling region that says it scrolls (.cm-wide).
@@ -133,3 +133,23 @@ def test_phone_shows_cards_and_nothing_wider_than_the_screen(
     # Details of a failure stay inside the card too.
     card.locator("button.cm-why").first.click()
     assert page.evaluate(TOO_WIDE) == []
+
+
+def test_the_search_example_is_a_name_of_the_surveyed_library(
+    desktop: PageSession, render_page: Callable[..., Path]
+) -> None:
+    """Another library's page offers one of its own names, never Kornia's."""
+    snapshot = small_snapshot()
+    snapshot["header"]["library"]["name"] = "monai"
+    for c in snapshot["cases"]:
+        # Packages of its own: Kornia's example with monai's root would name no case here.
+        c["ref"] = "monai.transforms." + c["ref"].rsplit(".", 1)[1]
+    page = desktop.open(render_page(snapshot, "monai"))
+    assert desktop.errors == []
+    placeholder = page.locator("#cm-q").get_attribute("placeholder") or ""
+    names = {c["ref"] for c in snapshot["cases"]}
+    example = placeholder.removeprefix("Name, e.g. ").removesuffix(" — press /")
+    assert example in names and "kornia" not in placeholder, placeholder
+    page.fill("#cm-q", "no_such_operator_anywhere")
+    hint = page.locator("#cm-tables").inner_text() + page.locator("body").inner_text()
+    assert f"Names are searched as written in the library ({example})" in hint

@@ -160,7 +160,7 @@
     var search = el("input");
     search.type = "search";
     search.id = "cm-q";
-    search.placeholder = "Name, e.g. " + (data.root || "lib") + ".color.rgb_to_grayscale — press /";
+    search.placeholder = "Name, e.g. " + (data.ex || data.root || "lib") + " — press /";
     search.autocomplete = "off";
     search.spellcheck = false;
     search.setAttribute("aria-keyshortcuts", "/");
@@ -778,8 +778,8 @@
       var text = "No case matches " + asked.join(", ") + ".";
       if (terms.length) {
         var last = terms[terms.length - 1].split(".").pop();
-        text += " Names are searched as written in the library (" + (data.root || "lib") +
-          ".color.rgb_to_grayscale); try fewer words or only the last part of the name" +
+        text += " Names are searched as written in the library (" + (data.ex || data.root || "lib") +
+          "); try fewer words or only the last part of the name" +
           (last ? " (\u201c" + last + "\u201d)" : "") + ".";
       }
       if (state.view !== "all" || state.cat || state.pkg || state.cause) text += " Filters narrow the search too.";
