@@ -281,8 +281,13 @@ void add_path_causes(const PageModel& model, std::size_t p, std::string& out) {
     auto [it, fresh] = groups.emplace(group, rows.size());
     if (fresh) rows.emplace_back(escape_rst(group) + ":", 0);
     rows[it->second].second += n;
-    rows[it->second].first +=
-        " " + rst_text(cause_group_item(c.text)) + " " + std::to_string(n) + ";";
+    // Appended piece by piece: " " + string makes GCC 12 warn falsely at -O2 (-Wrestrict).
+    std::string& line = rows[it->second].first;
+    line += ' ';
+    line += rst_text(cause_group_item(c.text));
+    line += ' ';
+    line += std::to_string(n);
+    line += ';';
   }
   if (rows.empty()) return;
   std::stable_sort(rows.begin(), rows.end(),
