@@ -3,7 +3,7 @@
     PYTHONPATH=python python3 bench/merge_bench.py [--bin build/tests/capmap] [--sizes 1000,5000,20000]
         [--repeat 3]
 
-Each store follows the schema of docs/DESIGN.md and holds a realistic mix: most paths ok, the
+Each store follows the schema of docs/reference/store.md and holds a realistic mix: most paths ok, the
 failures drawn from the real messages in tests/cpp/merge/cause_examples.json (so every record goes
 through the cause rules), some unclassified messages, graph breaks on compile. A second store with
 about 2% of the paths changed gives `capmap diff` something to report. Times are wall-clock, best

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 # Lowest first. A room may depend on the rooms of the levels before its own, never on its own
-# level or a later one (docs/DESIGN.md, "Layout").
+# level or a later one (docs/architecture.md, "Code map").
 ROOM_LEVELS: tuple[tuple[str, ...], ...] = (
     ("common",),
     ("store",),

@@ -25,7 +25,7 @@ $PY -m ruff check python tests bench scripts
 $PY -m ruff format --check python tests bench scripts
 $PY -m mypy
 clang-format --dry-run --Werror src/*.cc src/*/*.cc src/*/*.h tests/cpp/*/*.cc tests/cpp/*/*.h
-# The rooms of src/ include and link only the rooms below them (docs/DESIGN.md, "Layout").
+# The rooms of src/ include and link only the rooms below them (docs/architecture.md, "Code map").
 $PY scripts/include_graph.py
 # clang-tidy's checks (.clang-tidy) with the tests build's compile commands; any finding fails.
 # Each file costs seconds (the json, fmt and CLI11 headers are parsed for each), so by default it

@@ -1,4 +1,4 @@
-"""The results store's tables (docs/DESIGN.md, "Results store"), for tools that build a store
+"""The results store's tables (docs/reference/store.md), for tools that build a store
 without running a survey: benchmarks and tests. The engine creates the same tables in C++."""
 
 STORE_SQL = """

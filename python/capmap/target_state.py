@@ -1,5 +1,5 @@
 """The state a case's target starts each capture path from: every path starts from the object
-the eager reference started from (see DESIGN, "State between paths")."""
+the eager reference started from (see docs/reference/capture-paths.md, "The capture wrapper")."""
 
 from __future__ import annotations
 

@@ -79,7 +79,7 @@ struct SnapshotDiff {
   std::string selection_note;
 
   // Set when either side is Kornia's data file: its cases pair by package,
-  // operator and variant, and statuses compare as verdicts (see DESIGN.md, Diff).
+  // operator and variant, and statuses compare as verdicts (see docs/reference/diff.md).
   std::optional<CasePairingSummary> pairing;
 
   std::size_t count(ChangeKind kind) const;

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "history/history_pages.h"
+#include "render/rst_page.h"
 
 namespace capmap {
 namespace {
@@ -35,6 +36,20 @@ std::string column_line(const VersionColumn& column) {
                                        : fmt::format("{} cases", column.cases);
   return fmt::format("{}: {}; {} ({})", column_heading(column), column.environment, coverage,
                      column.file);
+}
+
+// An operator's name as an inline literal, or escaped text when no literal can hold it.
+std::string rst_name(const std::string& name) {
+  bool literal = !name.empty() && name.front() != ' ' && name.back() != ' ' &&
+                 name.find('`') == std::string::npos && name.find('\\') == std::string::npos &&
+                 name.find('\n') == std::string::npos;
+  return literal ? "``" + name + "``" : escape_rst(name);
+}
+
+std::string rst_heading(const std::string& text, char underline) {
+  std::string escaped = escape_rst(text);
+  // Byte length never undercounts the display width docutils checks.
+  return escaped + "\n" + std::string(escaped.size() + 2, underline) + "\n\n";
 }
 
 }  // namespace
@@ -79,21 +94,26 @@ std::string history_markdown(const VersionMatrix& matrix, const std::string& tit
   return out;
 }
 
+// Every text from the snapshots is escaped: it reads literally, never as markup.
 std::string history_rst(const VersionMatrix& matrix, const std::string& title) {
-  std::string out = fmt::format("{}\n{}\n\nEnvironments\n------------\n\n", title,
-                                std::string(title.size() + 8, '='));
-  for (const auto& column : matrix.columns) out += fmt::format("- {}\n", column_line(column));
-  out += "\nWhat changed between versions\n-----------------------------\n\n";
-  for (const auto& step : matrix.steps) out += fmt::format("- {}\n", describe_step(step));
-  out += "\nOperators by version\n--------------------\n\n";
+  std::string out = rst_heading(title, '=') + rst_heading("Environments", '-');
+  for (const auto& column : matrix.columns) {
+    out += fmt::format("- {}\n", escape_rst(column_line(column)));
+  }
+  out += "\n" + rst_heading("What changed between versions", '-');
+  for (const auto& step : matrix.steps)
+    out += fmt::format("- {}\n", escape_rst(describe_step(step)));
+  out += "\n" + rst_heading("Operators by version", '-');
   out += ".. list-table::\n   :header-rows: 1\n\n   * - Operator\n     - Path\n";
-  for (const auto& column : matrix.columns)
-    out += fmt::format("     - {}\n", column_heading(column));
+  for (const auto& column : matrix.columns) {
+    out += fmt::format("     - {}\n", escape_rst(column_heading(column)));
+  }
   out += "     - Where it works\n";
   for (const auto& row : matrix.rows) {
-    out += fmt::format("   * - ``{}``\n     - {}\n", row.name, row.path);
-    for (const auto& cell : row.cells) out += fmt::format("     - {}\n", cell_text(cell));
-    out += fmt::format("     - {}\n", row.summary);
+    out += fmt::format("   * - {}\n     - {}\n", rst_name(row.name), escape_rst(row.path));
+    for (const auto& cell : row.cells)
+      out += fmt::format("     - {}\n", escape_rst(cell_text(cell)));
+    out += fmt::format("     - {}\n", escape_rst(row.summary));
   }
   return out;
 }

@@ -29,7 +29,7 @@ struct Cause {
   std::string remedy;   // what a user can do about it; empty when the rule gives none
 };
 
-// The closed set of categories a rule may name (docs/DESIGN.md).
+// The closed set of categories a rule may name (docs/reference/snapshot.md).
 const std::vector<std::string>& cause_categories();
 
 class CauseRules {

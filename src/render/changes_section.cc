@@ -99,14 +99,20 @@ std::string list_table(const nlohmann::json& items, const ListedKind& kind) {
 }  // namespace
 
 std::string changes_html(const PageChanges& changes) {
+  std::string body = changes_html_body(changes);
+  if (body.empty()) return {};
+  return "<section aria-labelledby=\"cm-changes\">\n<h2 id=\"cm-changes\">Changes</h2>\n" + body +
+         "</section>\n";
+}
+
+std::string changes_html_body(const PageChanges& changes) {
   const nlohmann::json& diff = changes.diff;
   if (!diff.is_object()) return {};
   std::string since = escape_html(changes.baseline);
   if (!changes.baseline_generated_at.empty()) {
     since += " (" + escape_html(changes.baseline_generated_at) + ")";
   }
-  std::string out =
-      "<section aria-labelledby=\"cm-changes\">\n<h2 id=\"cm-changes\">Changes</h2>\n";
+  std::string out;
   std::string tally;
   for (const auto& kind : kListed) {
     if (kind.rare && !count_of(diff, kind.key)) continue;
@@ -135,7 +141,6 @@ std::string changes_html(const PageChanges& changes) {
     out += "<p class=\"cm-hint\">Also: " + escape_html(others) +
            " (<code>capmap diff</code> lists them).</p>\n";
   }
-  out += "</section>\n";
   return out;
 }
 

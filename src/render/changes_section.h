@@ -18,6 +18,9 @@ struct PageChanges {
 // The HTML section (the page's `<section>`), empty when there is nothing to show.
 std::string changes_html(const PageChanges& changes);
 
+// The section's content without its heading, for a page that writes its own (RST).
+std::string changes_html_body(const PageChanges& changes);
+
 // The Markdown summary's section: a heading, then the diff's comment with its
 // verdict line as bold text under that heading.
 std::string changes_markdown(const PageChanges& changes);

@@ -93,7 +93,11 @@ bool plain_identifier(std::string_view s) {
   return !s.empty();
 }
 
-std::string operator_cell(const CaseRow& row, const SphinxInventory* inventory, RstPage& page) {
+std::string operator_cell(const CaseRow& row, const RstOptions& options, RstPage& page) {
+  const SphinxInventory* inventory = options.inventory;
+  if (inventory == nullptr && !options.xref_role.empty() && plain_identifier(row.ref)) {
+    return fmt::format(":{}:`{} <{}>`", options.xref_role, escape_rst(row.operator_name), row.ref);
+  }
   if (inventory != nullptr) {
     const InventoryEntry* entry = row.ref.empty() ? nullptr : inventory->find(row.ref);
     if (entry == nullptr) {
@@ -167,6 +171,35 @@ std::string indented(const std::string& text, const std::string& prefix) {
   return out;
 }
 
+// JSON broken into lines after commas between values: docutils refuses a line over 10,000
+// characters, and a survey's page data is one line of megabytes.
+std::string json_lines(const std::string& json) {
+  constexpr std::size_t kWidth = 1000;
+  std::string out;
+  out.reserve(json.size() + json.size() / kWidth + 1);
+  bool in_string = false, escaped = false;
+  std::size_t line = 0;
+  for (char c : json) {
+    out += c;
+    ++line;
+    if (in_string) {
+      if (escaped) {
+        escaped = false;
+      } else if (c == '\\') {
+        escaped = true;
+      } else if (c == '"') {
+        in_string = false;
+      }
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == ',' && line >= kWidth) {
+      out += '\n';
+      line = 0;
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string escape_rst(std::string_view text) {
@@ -218,7 +251,7 @@ void add_head(const PageModel& model, std::string& out) {
                          "</style>\n<div id=\"cm-controls\" class=\"cm-toolbar\" role=\"search\" "
                          "aria-label=\"Search and filter the cases\"></div>\n"
                          "<script type=\"application/json\" id=\"capmap-data\">" +
-                         json_for_script(page_data(model)) + "</script>\n<script>\n" +
+                         json_lines(json_for_script(page_data(model))) + "</script>\n<script>\n" +
                          required_asset("page.js") + "</script>\n";
   out += ".. raw:: html\n\n" + indented(explorer, "   ") + "\n";
 }
@@ -247,6 +280,16 @@ void add_glance(const PageModel& model, std::string& out) {
   if (constants) card_header.push_back("Constant");
   out += list_table(card_header, card_rows, "cm-wide");
   out += escape_rst(totals_text(model)) + "\n\n";
+}
+
+// The standalone page's Changes section under an RST heading (its lists link to the cases
+// through the explorer's search).
+void add_changes(const PageChanges& changes, std::string& out) {
+  std::string body = changes_html_body(changes);
+  if (body.empty()) return;
+  out += heading("Changes", '-');
+  out += ".. raw:: html\n\n" +
+         indented("<div class=\"cm-embed cm-changes\">\n" + body + "</div>", "   ") + "\n";
 }
 
 void add_packages(const PageModel& model, std::string& out) {
@@ -299,7 +342,7 @@ void add_path_causes(const PageModel& model, std::size_t p, std::string& out) {
     if (!text.empty() && text.back() == ';') text.pop_back();
     table.push_back({text, std::to_string(n)});
   }
-  out += list_table({"Cause", "Cases"}, table, "", "85 15");
+  out += list_table({"Cause", "Cases"}, table, "cm-causes", "85 15");
 }
 
 void add_reasons(const std::vector<CauseTally>& tallies, const std::string& title,
@@ -308,7 +351,7 @@ void add_reasons(const std::vector<CauseTally>& tallies, const std::string& titl
   out += heading(title, '~') + escape_rst(hint) + "\n\n";
   std::vector<std::vector<std::string>> table;
   for (const CauseTally& c : tallies) table.push_back({rst_text(c.text), std::to_string(c.cases)});
-  out += list_table({"Reason", "Cases"}, table, "", "85 15");
+  out += list_table({"Reason", "Cases"}, table, "cm-causes", "85 15");
 }
 
 void add_causes_and_legend(const PageModel& model, std::string& out) {
@@ -334,7 +377,7 @@ void add_causes_and_legend(const PageModel& model, std::string& out) {
 }
 
 // One table per section of cases; the explorer filters them and its data follows their order.
-void add_cases(const PageModel& model, const SphinxInventory* inventory, RstPage& page) {
+void add_cases(const PageModel& model, const RstOptions& options, RstPage& page) {
   std::string& out = page.text;
   out += heading("Cases", '-');
   out +=
@@ -355,8 +398,7 @@ void add_cases(const PageModel& model, const SphinxInventory* inventory, RstPage
     std::vector<std::vector<std::string>> rows;
     for (std::size_t index : section.cases) {
       const CaseRow& row = model.cases[index];
-      std::vector<std::string> cells = {operator_cell(row, inventory, page),
-                                        escape_rst(row.variant)};
+      std::vector<std::string> cells = {operator_cell(row, options, page), escape_rst(row.variant)};
       for (const std::string& s : row.statuses) cells.push_back(badge(s));
       cells.push_back(row.graph_breaks ? std::to_string(*row.graph_breaks) : std::string());
       cells.push_back(causes_cell(model, row));
@@ -368,13 +410,14 @@ void add_cases(const PageModel& model, const SphinxInventory* inventory, RstPage
 
 }  // namespace
 
-RstPage render_rst_page(const PageModel& model, const SphinxInventory* inventory) {
+RstPage render_rst_page(const PageModel& model, const RstOptions& options) {
   RstPage page;
   add_head(model, page.text);
   add_glance(model, page.text);
+  if (options.changes) add_changes(*options.changes, page.text);
   add_packages(model, page.text);
   add_causes_and_legend(model, page.text);
-  add_cases(model, inventory, page);
+  add_cases(model, options, page);
   return page;
 }
 

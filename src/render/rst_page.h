@@ -4,6 +4,7 @@
 #include <string>
 #include <string_view>
 
+#include "render/changes_section.h"
 #include "render/page_model.h"
 #include "render/sphinx_inventory.h"
 
@@ -15,9 +16,18 @@ struct RstPage {
   std::size_t resolved = 0;
 };
 
-// With an inventory, operators it documents become cross-references (the role
-// its entry calls for) and the rest stay plain text.
-RstPage render_rst_page(const PageModel& model, const SphinxInventory* inventory);
+struct RstOptions {
+  // Operators the inventory documents become cross-references (the role its entry calls
+  // for); the rest stay plain text.
+  const SphinxInventory* inventory = nullptr;
+  // Without an inventory: operators with a public name become :ROLE:`name <ref>`, for a
+  // role the docs build resolves (capmap.sphinx's). Empty: links from the docs template.
+  std::string xref_role;
+  // What changed since a baseline: a Changes section after the glance.
+  const PageChanges* changes = nullptr;
+};
+
+RstPage render_rst_page(const PageModel& model, const RstOptions& options = {});
 
 // Text that reads literally in RST: markup characters are backslash-escaped
 // and line breaks become spaces.

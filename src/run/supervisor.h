@@ -45,7 +45,7 @@ struct SupervisorOptions {
   std::uint64_t memory_limit = 8ull << 30;  // RSS of a task's process group
   double kill_grace_seconds = 3;            // SIGTERM → SIGKILL
   // Let a worker run several tasks in one child, in a row, while each leaves
-  // no trace (see "Kept children" in docs/DESIGN.md); off: a child per task.
+  // no trace (see "Kept children" in docs/reference/worker-protocol.md); off: a child per task.
   bool reuse_children = true;
 };
 

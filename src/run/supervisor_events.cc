@@ -1,5 +1,5 @@
 // The supervisor's event handlers: one per event a worker sends (protocol in
-// docs/DESIGN.md), the worker's own first, then a task's.
+// docs/reference/worker-protocol.md), the worker's own first, then a task's.
 #include <fmt/format.h>
 
 #include <algorithm>

@@ -1,5 +1,5 @@
 #pragma once
-// The messages a worker sends on fd 4 (worker protocol in docs/DESIGN.md),
+// The messages a worker sends on fd 4 (docs/reference/worker-protocol.md),
 // checked once here so the supervisor only ever sees well-formed events.
 #include <cstdint>
 #include <nlohmann/json.hpp>

@@ -1,6 +1,6 @@
 #pragma once
 // Which part of a registry a run measured: the snapshot header's `selection`
-// (docs/DESIGN.md). A run of a few cases must never pass for the whole
+// (docs/reference/snapshot.md). A run of a few cases must never pass for the whole
 // registry, so the run records it, merge combines it, the pages show it and
 // diff tells a removed case from one the other side never selected.
 #include <nlohmann/json.hpp>

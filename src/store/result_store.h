@@ -1,6 +1,6 @@
 #pragma once
 // ResultStore: the SQLite file that holds every outcome of every run (schema
-// in docs/DESIGN.md). The supervisor is its only writer and commits each
+// in docs/reference/store.md). The supervisor is its only writer and commits each
 // record as it arrives, so killing the run at any moment loses nothing stored.
 #include <sys/types.h>
 

@@ -1,6 +1,6 @@
 """Hand-made snapshots for the page tests and the page benchmark.
 
-They follow the snapshot contract in docs/DESIGN.md (Contracts -> Snapshot) and
+They follow the snapshot contract in docs/reference/snapshot.md and
 are written without the merge step, so the page is tested on its own.
 """
 

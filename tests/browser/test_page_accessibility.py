@@ -15,8 +15,9 @@ from snapshots import public_names_snapshot
 axe_module = pytest.importorskip("axe_playwright_python.sync_playwright")
 
 
-def serious(page: Page) -> list[str]:
-    results: Any = axe_module.Axe().run(page)
+def serious(page: Page, context: dict[str, Any] | None = None) -> list[str]:
+    """axe-core's serious and critical findings, in `context` (axe's include/exclude) if given."""
+    results: Any = axe_module.Axe().run(page, context=context)
     found = []
     for violation in results.response["violations"]:
         if violation["impact"] in ("serious", "critical"):

@@ -37,7 +37,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       PageModel model = build_page_model(snapshot, UrlTemplates{});
       (void)render_html_page(model);
       (void)render_markdown_summary(model);
-      (void)render_rst_page(model, nullptr);
+      (void)render_rst_page(model);
     } catch (const UserError& e) {
       // render_command prefixes the file name to the model's "snapshot ..." errors.
       throw UserError(name + ": " + e.what());

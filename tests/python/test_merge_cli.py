@@ -1,5 +1,5 @@
 """`capmap merge`, `capmap causes` and `capmap diff` through the real binary, on SQLite stores
-written here with the schema of docs/DESIGN.md."""
+written here with the schema of docs/reference/store.md."""
 
 from __future__ import annotations
 

@@ -4,7 +4,7 @@
     python -m capmap.repro --check [--store DB|SNAPSHOT] [--sample N] [--timeout S] [--dir D]
     python -m capmap.repro --all [--store DB|SNAPSHOT] [--dir D] [--follow]
 
-`capmap repro` runs this module (see docs/DESIGN.md, "Repro scripts"). Exit codes: 0 done (and,
+`capmap repro` runs this module (see docs/reference/repro.md). Exit codes: 0 done (and,
 with --check, every checked cell reproduced), 1 some cell did not reproduce, 2 bad input.
 """
 

@@ -3,7 +3,7 @@
 It imports torch, the registry and the probes once, then forks one child per task, so a case
 that crashes, hangs or corrupts interpreter state costs only its own child, and every child
 starts from the same clean, warm parent. Messages are JSON lines: commands arrive on fd 3,
-events leave on fd 4 (never stdout: cases print). See "Worker protocol" in docs/DESIGN.md.
+events leave on fd 4 (never stdout: cases print). See docs/reference/worker-protocol.md.
 """
 
 from __future__ import annotations

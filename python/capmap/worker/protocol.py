@@ -1,5 +1,5 @@
 """The worker's side of the protocol: JSON lines, commands on fd 3, events on fd 4 (never
-stdout: cases print). See "Worker protocol" in docs/DESIGN.md."""
+stdout: cases print). See docs/reference/worker-protocol.md."""
 
 from __future__ import annotations
 

@@ -146,6 +146,19 @@
       return c.cats;
     }
 
+    function unclipAncestors(node) {
+      for (var up = node.parentElement; up && up !== document.body; up = up.parentElement) {
+        var style = getComputedStyle(up);
+        var scrolls = function (v) { return v !== "visible" && v !== "clip"; };
+        if (scrolls(style.overflowX) || scrolls(style.overflowY)) {
+          up.style.overflowX = "clip";
+          up.style.overflowY = "visible";
+          // A flex item that scrolled could shrink below its content; one that clips keeps that.
+          up.style.minWidth = "0";
+        }
+      }
+    }
+
     // Controls: a toolbar that stays in view (the page's own slot, else above the tables).
     var toolbar = document.getElementById("cm-controls");
     if (!toolbar) {
@@ -266,6 +279,40 @@
     // Measured after the first layout (never forcing one before the rows exist).
     if (window.ResizeObserver) new ResizeObserver(measureToolbar).observe(toolbar);
     else setTimeout(measureToolbar, 0);
+    // A docs theme's header that stays at the top (pydata's; furo's on a phone) would cover
+    // the toolbar: toolbar and table headers stick below it.
+    if (adopt) {
+      var headerHeight = "";
+      var measureHeader = function () {
+        var bottom = 0;
+        var headers = document.querySelectorAll("header");
+        for (var h = 0; h < headers.length; h++) {
+          if (toolbar.contains(headers[h])) continue;
+          var style = getComputedStyle(headers[h]);
+          if (style.position !== "sticky" && style.position !== "fixed") continue;
+          var box = headers[h].getBoundingClientRect();
+          if (box.height > 0 && box.top <= 1 && parseFloat(style.top || "0") === 0) {
+            bottom = Math.max(bottom, Math.ceil(box.bottom));
+          }
+        }
+        var height = bottom + "px";
+        if (height === headerHeight) return;
+        headerHeight = height;
+        document.documentElement.style.setProperty("--cm-header", height);
+      };
+      setTimeout(measureHeader, 0);
+      window.addEventListener("resize", measureHeader);
+      // A theme's scrolling box around the article or a table (pydata's article, rtd's and
+      // furo's table wrappers) would hold the sticky toolbar and headers inside it, where
+      // they never stick; clipping instead of scrolling keeps the layout and lets them stick.
+      var unclipAll = function () {
+        unclipAncestors(toolbar);
+        Array.prototype.forEach.call(document.querySelectorAll("table.capmap-cases"), unclipAncestors);
+      };
+      unclipAll();
+      // sphinx-rtd-theme wraps tables in its scrolling box from its own script, once loaded.
+      window.addEventListener("load", unclipAll);
+    }
 
     // Rows: one per case, built once; filtering only toggles `hidden`.
     var rows = new Array(cases.length);
@@ -340,6 +387,9 @@
       if (cause.x) {
         panel.appendChild(el("p", "cm-why-h", "Error"));
         var pre = el("pre", "cm-excerpt");
+        // It scrolls when long: the keyboard must reach it too.
+        pre.tabIndex = 0;
+        pre.setAttribute("aria-label", "Error");
         pre.appendChild(el("code", "", cause.x));
         panel.appendChild(pre);
       }
@@ -447,6 +497,8 @@
       var command = "capmap repro '" + c.n + "' --path " + paths[pi].id;
       reproDialog.appendChild(el("p", "cm-hint", "Write it with its inputs file: " + command));
       var pre = el("pre", "cm-repro-script");
+      pre.tabIndex = 0;
+      pre.setAttribute("aria-label", "Repro script");
       pre.appendChild(el("code", "", script));
       reproDialog.appendChild(pre);
       var copy = el("button", "cm-repro-copy", "Copy");
@@ -565,6 +617,13 @@
 
     if (adopt) {
       var tables = document.querySelectorAll("table.capmap-cases");
+      // The search names the tables it filters: the ones Sphinx wrote, not the page's container.
+      var controlled = Array.prototype.map.call(tables, function (t, ti) {
+        if (!t.id) t.id = "cm-table-" + ti;
+        return t.id;
+      });
+      if (controlled.length) search.setAttribute("aria-controls", controlled.join(" "));
+      else search.removeAttribute("aria-controls");
       if (tables.length === sections.length) {
         sections.forEach(function (s, si) {
           var trs = tables[si].tBodies.length ? tables[si].tBodies[0].rows : [];

@@ -1,5 +1,5 @@
 #pragma once
-// Writes small results stores with the schema of docs/DESIGN.md, independent
+// Writes small results stores with the schema of docs/reference/store.md, independent
 // of src/store, so merge is tested against the contract itself.
 #include <sqlite3.h>
 

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "common/user_error.h"
+#include "render/drift_check.h"
 #include "render/markdown_summary.h"
 #include "render/render.h"
 #include "render/rst_page.h"
@@ -82,7 +83,7 @@ TEST(RstPage, ConstantHasItsRoleColumnAndLegendEntry) {
   auto snap = testing::small_snapshot();
   snap["cases"][0]["paths"]["onnx"] = testing::path_result("constant");
   PageModel m = build_page_model(snap, {});
-  RstPage page = render_rst_page(m, nullptr);
+  RstPage page = render_rst_page(m);
   EXPECT_NE(page.text.find(".. role:: st-constant\n   :class: badge st-constant"),
             std::string::npos);
   EXPECT_NE(page.text.find(":st-constant:`constant`\n   captured as a constant"),
@@ -97,7 +98,7 @@ TEST(RstPage, CodeSpansOfCauseTextsAreLiterals) {
   snap["cases"][2]["paths"]["onnx"]["cause"] = "Reads a value (`.item()`) back";
   snap["cases"][2]["paths"]["export"]["cause"] = "Reads a value (`.item()`) back";
   PageModel m = build_page_model(snap, {});
-  RstPage page = render_rst_page(m, nullptr);
+  RstPage page = render_rst_page(m);
   EXPECT_NE(page.text.find("Reads a value \\(``.item()``\\ \\) back"), std::string::npos)
       << page.text;
   EXPECT_EQ(page.text.find("\\`.item"), std::string::npos);
@@ -113,7 +114,7 @@ TEST(RstEscape, MarkupCharactersReadLiterally) {
 TEST(RstPage, LinksSourcesAndMergesPaths) {
   PageModel m = build_page_model(testing::small_snapshot(),
                                  {"https://src/{revision}/{path}#L{line}", "https://docs/{ref}"});
-  RstPage page = render_rst_page(m, nullptr);
+  RstPage page = render_rst_page(m);
   EXPECT_NE(page.text.find("**ONNX\\, export**: data\\-dependent output shape "
                            "(`kornia\\/geometry\\/foo\\.py\\:123 "
                            "<https://src/abc123/kornia/geometry/foo.py#L123>`__)"),
@@ -137,6 +138,73 @@ TEST(MarkdownSummary, CardsPackagesAndCappedCauses) {
   EXPECT_NE(md.find("ONNX: 1 operators fail"), std::string::npos) << md;
   EXPECT_NE(md.find("`kornia.geometry.warp`"), std::string::npos) << md;
   EXPECT_EQ(escape_markdown("a|b <i> *x*"), "a\\|b &lt;i&gt; \\*x\\*");
+}
+
+TEST(RstPage, AnXrefRoleNamesEveryOperatorWithAPublicName) {
+  PageModel m = build_page_model(testing::small_snapshot(), {});
+  RstOptions options;
+  options.xref_role = "capmap-ref";
+  RstPage page = render_rst_page(m, options);
+  EXPECT_NE(page.text.find(":capmap-ref:`gray <kornia.color.gray>`"), std::string::npos)
+      << page.text;
+  EXPECT_NE(page.text.find(":capmap-ref:`random\\_crop <kornia.augmentation.random_crop>`"),
+            std::string::npos);
+  // The role replaces the docs template's link.
+  EXPECT_EQ(page.text.find("<https://docs/"), std::string::npos);
+}
+
+TEST_F(RenderOutputs, PackagesKeepOnlyTheirCasesAndAnUnknownOneIsRefused) {
+  RenderOptions o;
+  o.rst = dir_ / "page.rst";
+  o.packages = {"color"};
+  std::vector<RenderedFile> files = render_files(testing::small_snapshot(), o);
+  ASSERT_EQ(files.size(), 1u);
+  EXPECT_NE(files[0].text.find("gray"), std::string::npos);
+  EXPECT_EQ(files[0].text.find("random\\_crop"), std::string::npos);
+  EXPECT_FALSE(fs::exists(*o.rst));  // render_files writes nothing
+  o.packages = {"color", "colour"};
+  try {
+    render_files(testing::small_snapshot(), o);
+    FAIL() << "an unknown package was accepted";
+  } catch (const UserError& e) {
+    EXPECT_NE(std::string(e.what()).find("no case is in package 'colour'"), std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("augmentation, color"), std::string::npos) << e.what();
+  }
+}
+
+TEST(RstPage, ABaselineGivesAChangesSection) {
+  PageModel m = build_page_model(testing::small_snapshot(), {});
+  PageChanges changes;
+  changes.baseline = "old.json";
+  changes.diff = {{"regressions",
+                   {{{"case", "gray"},
+                     {"path", "onnx"},
+                     {"old_status", "ok"},
+                     {"new_status", "fail"},
+                     {"new_cause", "<b>x</b>"}}}}};
+  RstOptions options;
+  options.changes = &changes;
+  std::string text = render_rst_page(m, options).text;
+  std::size_t at = text.find("Changes\n---------");
+  ASSERT_NE(at, std::string::npos) << text;
+  EXPECT_LT(text.find("At a glance"), at);
+  EXPECT_LT(at, text.find("By package"));
+  EXPECT_NE(text.find("Since old.json: 1 regressions"), std::string::npos);
+  EXPECT_NE(text.find("&lt;b&gt;x&lt;/b&gt;"), std::string::npos);
+  EXPECT_EQ(text.find("<b>x</b>"), std::string::npos);
+}
+
+TEST(DriftCheck, SaysWhereACommittedPagePartsFromTheRenderedOne) {
+  EXPECT_FALSE(first_difference("a\nb\n", "a\nb\n"));
+  EXPECT_EQ(*first_difference("a\nb\nc\n", "a\nB\nc\n"),
+            "line 2 differs: committed \"b\", rendered \"B\"");
+  EXPECT_EQ(*first_difference("a\n", "a\nmore\n"),
+            "it ends at line 2, where the snapshot renders more: \"more\"");
+  EXPECT_EQ(*first_difference("a\nold\n", "a\n"),
+            "it has lines the snapshot does not render, from line 2: \"old\"");
+  std::string long_line(200, 'x');
+  EXPECT_NE(first_difference(long_line, "y")->find("…"), std::string::npos);
 }
 
 }  // namespace

@@ -41,9 +41,9 @@ TEST(SelectionFacts, APartialRunSaysSoOnEveryPage) {
   EXPECT_NE(
       render_markdown_summary(m, 5).find(" · Selection 41 of 1,371 registry cases (tag quick)"),
       std::string::npos);
-  EXPECT_NE(render_rst_page(m, nullptr)
-                .text.find(":Selection: \\41 of 1\\,371 registry cases \\(tag quick\\)\n"),
-            std::string::npos);
+  EXPECT_NE(
+      render_rst_page(m).text.find(":Selection: \\41 of 1\\,371 registry cases \\(tag quick\\)\n"),
+      std::string::npos);
   EXPECT_EQ(page_data(m)["selection"], "41 of 1,371 registry cases (tag quick)");
 }
 
