@@ -4,7 +4,6 @@ page stays readable at phone width and in the theme's colours."""
 from __future__ import annotations
 
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -12,6 +11,7 @@ import pytest
 from page_session import PageSession
 from playwright.sync_api import Browser
 from snapshots import small_snapshot, write_snapshot
+from sphinx_build import SPHINX_HTML
 from test_page_layout import TOO_WIDE
 
 VISIBLE_ROWS = """() => Array.from(document.querySelectorAll('table.capmap-cases tbody tr'))
@@ -41,7 +41,7 @@ def sphinx_page(capmap_bin: Path, tmp_path_factory: pytest.TempPathFactory) -> P
     )
     assert done.returncode == 0, done.stderr
     built = subprocess.run(
-        [sys.executable, "-m", "sphinx", "-W", "-n", "-q", "-b", "html", str(docs), str(docs / "_build")],
+        [*SPHINX_HTML, str(docs), str(docs / "_build")],
         capture_output=True,
         text=True,
         timeout=300,

@@ -9,7 +9,6 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,6 +16,7 @@ import pytest
 from page_session import PageSession
 from playwright.sync_api import Browser, Page
 from snapshots import write_snapshot
+from sphinx_build import SPHINX_HTML
 from test_hostile_links import LIVE, MARKUP, hostile_everywhere
 
 REPO = Path(__file__).resolve().parents[2]
@@ -83,7 +83,7 @@ def build_site(root: Path, theme: str) -> subprocess.Popen[str]:
     (docs / "kornia.rst").write_text("Kornia\n======\n\n.. capmap-survey:: _data/snapshot.json\n")
     (docs / "hostile.rst").write_text("Hostile\n=======\n\n.. capmap-survey:: _data/hostile.json\n")
     return subprocess.Popen(
-        [sys.executable, "-m", "sphinx", "-W", "-n", "-q", "-b", "html", str(docs), str(docs / "_build")],
+        [*SPHINX_HTML, str(docs), str(docs / "_build")],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,

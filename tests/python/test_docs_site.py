@@ -66,7 +66,7 @@ def _parse(page: Path) -> _Anchors:
 def site(tmp_path_factory: pytest.TempPathFactory, capmap_bin: Path) -> Path:
     out = tmp_path_factory.mktemp("site")
     done = subprocess.run(
-        [sys.executable, "-m", "sphinx", "-W", "-n", "--keep-going", "-b", "html", str(DOCS), str(out)],
+        [sys.executable, "-m", "sphinx", "-N", "-W", "-n", "--keep-going", "-b", "html", str(DOCS), str(out)],
         capture_output=True,
         text=True,
         timeout=1200,

@@ -285,18 +285,31 @@ def test_each_live_worker_gets_its_own_compile_cache_and_slots_are_reused(tmp_pa
                 p.kill()
 
 
-def test_a_cache_folder_the_user_chose_is_kept_and_made_absolute(tmp_path: Path) -> None:
-    """Inductor makes the folder absolute at first use; the worker does it before any child
-    runs, so a kept child's first compile is no change to the environment."""
+def test_a_cache_folder_the_user_chose_gets_a_subfolder_per_cpu_setting(tmp_path: Path) -> None:
+    """Torch keys its cache without ATEN_CPU_CAPABILITY, and its kernels loaded under another
+    setting crashed: the user's folder is kept, with one absolute subfolder per setting, and a
+    worker's child that inherits the keyed folder keeps it as it is."""
     claim = (
         "import os; from capmap.worker import claim_compile_cache; "
         "print(claim_compile_cache(), os.environ['TORCHINDUCTOR_CACHE_DIR'])"
     )
-    env = python_env(TORCHINDUCTOR_CACHE_DIR="my-cache")
-    out = subprocess.run(
-        [sys.executable, "-c", claim], capture_output=True, text=True, env=env, cwd=tmp_path, check=True
-    ).stdout.split()
-    assert out == ["None", str(tmp_path / "my-cache")]
+
+    def claimed(**settings: str) -> list[str]:
+        env = python_env(**settings)
+        for var in ("ATEN_CPU_CAPABILITY", "MKL_ENABLE_INSTRUCTIONS", "MKL_CBWR"):
+            if var not in settings:
+                env.pop(var, None)
+        return subprocess.run(
+            [sys.executable, "-c", claim], capture_output=True, text=True, env=env, cwd=tmp_path, check=True
+        ).stdout.split()
+
+    native = claimed(TORCHINDUCTOR_CACHE_DIR="my-cache")
+    avx2 = claimed(TORCHINDUCTOR_CACHE_DIR="my-cache", ATEN_CPU_CAPABILITY="avx2")
+    for lock, folder in (native, avx2):
+        assert lock == "None"
+        assert Path(folder).parent == tmp_path / "my-cache" and Path(folder).name.startswith("kernels-")
+    assert native[1] != avx2[1]
+    assert claimed(TORCHINDUCTOR_CACHE_DIR=native[1]) == native
 
 
 def test_one_worker_runs_several_children_at_once_and_keeps_their_lines_whole(

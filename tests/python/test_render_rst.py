@@ -28,7 +28,18 @@ API_RST = """API
 
 def sphinx_build(project: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "sphinx", "-W", "-q", "-b", "html", str(project), str(project / "_build")],
+        [
+            sys.executable,
+            "-m",
+            "sphinx",
+            "-N",
+            "-W",
+            "-q",
+            "-b",
+            "html",
+            str(project),
+            str(project / "_build"),
+        ],
         capture_output=True,
         text=True,
         timeout=300,

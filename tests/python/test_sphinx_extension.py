@@ -61,7 +61,7 @@ def project(root: Path, pages: dict[str, str], conf: str = "") -> Path:
 
 def build(capmap_bin: Path, docs: Path, *extra: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "sphinx", "-W", "-n", "--keep-going", "-b", "html", *extra, str(docs),
+        [sys.executable, "-m", "sphinx", "-N", "-W", "-n", "--keep-going", "-b", "html", *extra, str(docs),
          str(docs / "_build")],
         capture_output=True,
         text=True,

@@ -34,7 +34,7 @@ def claim_compile_cache() -> int | None:
     each kernel under a file lock named by its hash and writes its graphs and Python modules
     atomically. A slot is a folder guarded by an flock, so the next run's worker reuses it and
     its compiles start warm. Returns the lock's descriptor (kept open), or None when the user
-    chose inductor's folder themselves.
+    chose inductor's folder themselves (then its subfolder for this CPU, `keyed_cache_folder`).
 
     The slots live in $CAPMAP_COMPILE_SLOTS, set by `capmap run --compile-cache DIR` to DIR's
     folder for this torch and capmap (a folder a CI job keeps between runs); else in the system's
@@ -45,9 +45,7 @@ def claim_compile_cache() -> int | None:
     if kept:
         base = os.path.join(kept, f"kernels-{kernel_key()}")
     elif "TORCHINDUCTOR_CACHE_DIR" in os.environ:
-        # Absolute now, as inductor makes it at first use: a child's first compile must not
-        # look like a task that changed the environment.
-        os.environ["TORCHINDUCTOR_CACHE_DIR"] = os.path.abspath(os.environ["TORCHINDUCTOR_CACHE_DIR"])
+        os.environ["TORCHINDUCTOR_CACHE_DIR"] = keyed_cache_folder(os.environ["TORCHINDUCTOR_CACHE_DIR"])
         return None
     else:
         base = os.path.join(tempfile.gettempdir(), f"capmap-inductor-{os.getuid()}-{kernel_key()}")
@@ -65,6 +63,20 @@ def claim_compile_cache() -> int | None:
             continue
         os.environ["TORCHINDUCTOR_CACHE_DIR"] = os.path.join(base, f"slot-{slot}")
         return fd
+
+
+def keyed_cache_folder(chosen: str) -> str:
+    """The folder under a user's TORCHINDUCTOR_CACHE_DIR that this CPU and these kernel settings
+    compile into, absolute (inductor makes it absolute at first use; a child's first compile
+    must not look like a task that changed the environment).
+
+    Torch keys its cache without ATEN_CPU_CAPABILITY: kernels a run under ATEN_CPU_CAPABILITY=avx2
+    left in the folder, loaded by a run without it, corrupted the heap (28 of 41 quick-tier
+    compiles died from SIGABRT). A folder that already is the keyed one (a worker's own child)
+    is kept as it is."""
+    folder = os.path.abspath(chosen)
+    name = f"kernels-{kernel_key()}"
+    return folder if os.path.basename(folder) == name else os.path.join(folder, name)
 
 
 # The CPU features and settings that choose the kernels torch and inductor build and call.
