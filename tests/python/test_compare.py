@@ -163,3 +163,28 @@ def test_a_0d_array_stays_0d() -> None:
     assert compare([torch.tensor(1.4352812)], flatten([scalar]), check=True, atol=1e-6, rtol=0).agrees
     matrix = np.asfortranarray(np.arange(6, dtype=np.float32).reshape(2, 3))
     assert [x.shape for x in flatten((scalar, matrix))] == [torch.Size([]), torch.Size([2, 3])]
+
+
+def test_values_all_within_the_tolerance_of_zero_verify_nothing() -> None:
+    tiny = torch.full((2, 3), 2e-13)
+    result = compare([tiny], [torch.zeros(2, 3)], check=True, atol=2e-4, rtol=1e-4)
+    assert result.agrees and result.vacuous is not None
+    assert "max |eager| 2e-13, atol 0.0002" in result.vacuous
+
+
+@pytest.mark.parametrize(
+    "outputs",
+    [
+        [torch.tensor([0.0, 1e-3])],  # one value beyond the tolerance: a wrong capture shows
+        [torch.zeros(2), torch.tensor([1, 0])],  # an integer output is compared exactly
+        [torch.tensor([0.0, float("inf")])],  # an infinity must be matched
+    ],
+)
+def test_a_value_beyond_the_tolerance_makes_the_comparison_real(outputs: list[torch.Tensor]) -> None:
+    result = compare(outputs, [t.clone() for t in outputs], check=True, atol=2e-4, rtol=1e-4)
+    assert result.agrees and result.vacuous is None
+
+
+def test_an_unchecked_comparison_is_never_called_vacuous() -> None:
+    zeros = torch.zeros(3)
+    assert compare([zeros], [zeros], check=False, atol=2e-4, rtol=1e-4).vacuous is None

@@ -10,7 +10,7 @@ from capmap import surveyed_library
 from capmap.cases import Case
 from capmap.deferred import Deferred
 from capmap.file_trace import LibraryFileTrace, named_objects
-from capmap.probes import catalog, eager, fresh_check
+from capmap.probes import catalog, eager, fresh_check, rehearsal
 from capmap.probes.context import ProbeContext, Stopwatch, collection_paused, guarded
 from capmap.random_state import start_random_state
 from capmap.target_state import target_state
@@ -89,6 +89,7 @@ def run_task(
     # What the eager record says the case runs; a capture that enters more says it in its own
     # record, and merge takes the union.
     known_code, known_seen = files.record(), files.seen()
+    rehearsed = False
 
     # The programs traced here stay alive from the export path to the ONNX and AOTInductor
     # paths that reuse them; the cycle collector waits until compile (see collection_paused).
@@ -109,10 +110,17 @@ def run_task(
         elif reference["status"] == "no-tensor-output":
             record = {"status": "no-tensor-output", "seconds": 0.0, "message": reference.get("message", "")}
         else:
+            plugin = catalog.module(p)
+            if plugin.PATH.static_export and not rehearsed:
+                # Once, under the first such path's name: a crash in it is that path's.
+                rehearsed = True
+                if state is not None:
+                    state.restore()
+                start_random_state()
+                ctx.rehearsed = rehearsal.rehearse_capture(ctx)
             if state is not None:
                 state.restore()  # each path starts from the object the eager run started from
             start_random_state()  # and from the random state it started from
-            plugin = catalog.module(p)
             # Looked up at call time: the probes bench swaps a module's probe for a variant.
             record = guarded(ctx, plugin.probe, plugin.PATH.fail_status)
             _mark_constant(ctx, record)

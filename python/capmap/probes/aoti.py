@@ -33,6 +33,7 @@ PATH = CapturePath(
     builds_on=("export",),
     fail_status="compile-fail",
     settings={"export_strict": False},
+    static_export=True,
 )
 
 
@@ -95,7 +96,7 @@ def probe(ctx: ProbeContext) -> dict[str, Any]:
     record.update(result.fields())
     if not result.agrees:
         return {"status": "mismatch", **record, "message": result.detail}
-    return {"status": "ok" if ctx.case.check else "ok-unverified", **record}
+    return ctx.agreed(result, record)
 
 
 def warm() -> None:

@@ -133,9 +133,7 @@ def _probe(ctx: ProbeContext) -> dict[str, Any]:
     record.update(result.fields())
     if not result.agrees:
         return {"status": "mismatch", **record, "message": result.detail}
-    if not ctx.case.check:
-        return {"status": "ok-unverified", **record}
-    return {"status": "ok-breaks" if record["graph_breaks"] else "ok", **record}
+    return ctx.agreed(result, record, "ok-breaks" if record["graph_breaks"] else "ok")
 
 
 def warm() -> None:

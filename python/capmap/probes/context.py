@@ -17,7 +17,7 @@ import torch
 
 from capmap.capture import FlatCase, tensors_of
 from capmap.cases import Case
-from capmap.compare import clone_inputs, flatten
+from capmap.compare import Comparison, clone_inputs, flatten
 from capmap.errors import LibraryRoot, describe
 from capmap.file_trace import LibraryFileTrace, dynamo_traced_code
 
@@ -45,6 +45,8 @@ class ProbeContext:
     files: LibraryFileTrace | None = None
     # The exports a trace has already followed in this task, by `library_trace`'s key.
     traced_exports: set[str] = field(default_factory=set)
+    # The task's rehearsal ran the capture module under an export's flags (probes/rehearsal.py).
+    rehearsed: bool = False
 
     @contextlib.contextmanager
     def library_trace(self, export: str | None = None) -> Iterator[None]:
@@ -53,14 +55,16 @@ class ProbeContext:
         case. A non-strict export runs the code (a trace sees its frames); a strict one has
         dynamo trace it (see `dynamo_code`).
 
-        `export` names the export (`non-strict`, `strict`): the same export traced again in the
-        task (the exporter's own attempt after the export path's failed, on the same module and
-        inputs) runs the same frames, and the trace's tracing mode would double its seconds
-        (bench/trace_repeat.py), so a repeat only collects what dynamo traced."""
+        `export` names a static export (`non-strict`, `strict`); None is a dynamic-shape one.
+        After the task's rehearsal (probes/rehearsal.py) a static export runs no library code
+        the rehearsal did not, so only dynamo's code is collected. Without it, the same export
+        traced again in the task (the exporter's own attempt after the export path's failed,
+        on the same module and inputs) runs the same frames, and the trace's tracing mode would
+        double its seconds (bench/trace_repeat.py), so a repeat only collects dynamo's code."""
         if self.files is None:
             yield
             return
-        repeat = export in self.traced_exports
+        repeat = export is not None and (self.rehearsed or export in self.traced_exports)
         if export is not None:
             self.traced_exports.add(export)
         with contextlib.nullcontext() if repeat else self.files, self.dynamo_code():
@@ -127,6 +131,16 @@ class ProbeContext:
 
     def error_fields(self, exc: BaseException) -> dict[str, Any]:
         return describe(exc, self.root).fields()
+
+    def agreed(self, result: Comparison, record: dict[str, Any], verified: str = "ok") -> dict[str, Any]:
+        """The record of a capture whose outputs agree with eager: `verified` (`ok`, `ok-breaks`)
+        when the comparison checked values, else `ok-unverified`, saying why when the case
+        asked for a check that eager's values made vacuous."""
+        if not self.case.check:
+            return {"status": "ok-unverified", **record}
+        if result.vacuous:
+            return {"status": "ok-unverified", **record, "message": result.vacuous}
+        return {"status": verified, **record}
 
     def compare_kwargs(self) -> dict[str, Any]:
         return {"check": self.case.check, "atol": self.case.atol, "rtol": self.case.rtol}

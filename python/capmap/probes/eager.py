@@ -7,7 +7,7 @@ from typing import Any
 import torch
 
 from capmap.capture import flat_case, flattening_wanted
-from capmap.compare import summary
+from capmap.compare import summary, vacuous_reason
 from capmap.file_trace import LibraryFileTrace
 from capmap.probes.context import ProbeContext
 from capmap.probes.path import CapturePath
@@ -19,7 +19,7 @@ PATH = CapturePath(
     order=0,
     description="the case called as is: the reference every capture path is compared with",
     statuses={"ok": "ok", "fail": "fail"},
-    fields=("outputs", "files", "functions"),
+    fields=("outputs", "files", "functions", "vacuous"),
     default=True,
     reference=True,
 )
@@ -45,4 +45,10 @@ def probe(ctx: ProbeContext) -> dict[str, Any]:
             "message": f"returned {type(out).__name__}",
             **files,
         }
-    return {"status": "ok", "outputs": [summary(t) for t in tensors], **files}
+    record: dict[str, Any] = {"status": "ok", "outputs": [summary(t) for t in tensors], **files}
+    # Outputs within the tolerance of zero make every path's comparison vacuous (their cells
+    # say so); the eager record says it too, for the registry's own tests.
+    vacuous = vacuous_reason(tensors, ctx.case.atol) if ctx.case.check else None
+    if vacuous is not None:
+        record["vacuous"] = vacuous
+    return record

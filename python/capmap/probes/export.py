@@ -20,6 +20,7 @@ PATH = CapturePath(
     fields=("graph_nodes", "graph_inputs", "strict", "export_seconds", "stage"),
     default=True,
     settings={"export_strict": False},
+    static_export=True,
 )
 
 
@@ -52,7 +53,7 @@ def probe(ctx: ProbeContext) -> dict[str, Any]:
     record.update(result.fields())
     if not result.agrees:
         return {"status": "mismatch", **record, "message": result.detail}
-    return {"status": "ok" if ctx.case.check else "ok-unverified", **record}
+    return ctx.agreed(result, record)
 
 
 class _ProgramState:

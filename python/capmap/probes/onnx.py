@@ -48,6 +48,7 @@ PATH = CapturePath(
     settings={"opset": 18},
     packages=("onnx", "onnxruntime", "onnxscript"),
     extra="onnx",
+    static_export=True,
 )
 
 # The exporter names its capture strategies after classes; the page shows the short form.
@@ -111,7 +112,7 @@ def probe(ctx: ProbeContext) -> dict[str, Any]:
     record.update(result.fields())
     if not result.agrees:
         return {"status": "mismatch", **record, "message": result.detail}
-    return {"status": "ok" if ctx.case.check else "ok-unverified", **record}
+    return ctx.agreed(result, record)
 
 
 _FAILED_OP = re.compile(r"op='([\w.:]+)', overload='(\w+)'")

@@ -7,7 +7,7 @@ from typing import Any
 
 import torch
 
-from capmap.compare import compare
+from capmap.compare import Comparison, compare
 from capmap.probes import dynamic_shapes
 from capmap.probes.context import ProbeContext, Stopwatch
 from capmap.probes.onnx import ORT_REPRO_IMPORTS, ORT_REPRO_SESSION
@@ -81,6 +81,7 @@ def probe(ctx: ProbeContext) -> dict[str, Any]:
 
     watch = Stopwatch()
     checked: list[str] = []
+    agreed: list[Comparison] = []
     sizes = [("traced", ctx.capture_inputs(), ctx.reference)]
     sizes += [(s.label, s.inputs, s.reference) for s in found.sets if s.reference is not None]
     for label, inputs, reference in sizes:
@@ -96,12 +97,15 @@ def probe(ctx: ProbeContext) -> dict[str, Any]:
             stages["ort_run"] = watch.seconds()
             record["sizes_checked"] = checked
             return {"status": "mismatch", **record, "message": f"at {label}: {result.detail}"}
+        agreed.append(result)
         checked.append(dynamic_shapes.size_label(label, inputs))
     stages["ort_run"] = watch.seconds()
     record["sizes_checked"] = checked
     if len(checked) == 1:
         return {"status": "ok-unverified", **record, "message": dynamic_shapes.unchecked_note(found.sets)}
-    return {"status": "ok" if ctx.case.check else "ok-unverified", **record}
+    # Verified at some size is verified: the comparison is vacuous only when it was at each.
+    vacuous = [r.vacuous for r in agreed]
+    return ctx.agreed(Comparison(vacuous=vacuous[0] if all(vacuous) else None), record)
 
 
 def fixed_axes(proto: Any, dynamic: list[str]) -> list[str]:

@@ -78,6 +78,9 @@ class CapturePath:
     settings: Mapping[str, Any] = field(default_factory=dict)  # setting -> default ("opset": 18)
     packages: tuple[str, ...] = ()  # distributions whose versions decide its results
     extra: str = ""  # the pip extra of capmap that installs `packages` ("onnx": capmap[onnx])
+    # Its probe calls torch.export at the traced shapes (`ProbeContext.library_trace` with a
+    # kind): the task's rehearsal records the library code such an export runs (probes/rehearsal).
+    static_export: bool = False
 
     def failing(self, status: str) -> bool:
         """A raw status this path writes for a failure (page status fail, mismatch, crash ...)."""

@@ -65,7 +65,7 @@ def _undefined(code: str) -> set[str]:
 
 def helper_source(flat: bool) -> str:
     """capmap's own flattening and comparison, copied so that the script needs no capmap."""
-    wanted = ["numpy_to_tensor", "clone_inputs", "Comparison", "compare", "_compare_values"]
+    wanted = ["numpy_to_tensor", "clone_inputs", "Comparison", "compare", "_compare_values", "vacuous_reason"]
     if not flat:
         wanted = ["_MAX_DEPTH", "flatten", "_walk", *wanted]
     parts = _definitions(_compare, wanted)

@@ -133,3 +133,11 @@ case("mean_of", "basic.scalar", mean_of, [_x(2, 3)])
 case("sum_of", "basic.scalar", sum_of, [_x(2, 3)])
 case("scalar_and_matrix", "basic.scalar", scalar_and_matrix, [_x(2, 3)])
 case("scalar_and_matrix[no-flatten]", "basic.scalar", scalar_and_matrix, [_x(2, 3)], flatten=False)
+
+
+# A random-weight network's output can vanish: values this small check nothing at atol 2e-4.
+def vanishing(x: torch.Tensor) -> torch.Tensor:
+    return torch.sin(x) * 1e-12
+
+
+case("vanishing", "basic.numeric", vanishing, [_x(2, 3)])
