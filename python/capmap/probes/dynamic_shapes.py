@@ -22,6 +22,7 @@ from typing import Any
 import torch
 from torch.utils import _pytree as pytree
 
+from capmap.compare import Comparison
 from capmap.errors import LibraryRoot, clean_message
 from capmap.probes.context import ProbeContext, Stopwatch
 
@@ -87,6 +88,13 @@ class DynamicTrace:
     def specialized_message(self) -> str:
         text = f"specialized: {', '.join(self.specialized)}"
         return f"{text}; {self.why}" if self.why else text
+
+
+def over_all_sizes(agreed: list[Comparison]) -> Comparison:
+    """The comparisons of the sizes that agreed, as one: verified at some size is verified, so
+    it is vacuous only when it was at each."""
+    vacuous = [r.vacuous for r in agreed]
+    return Comparison(vacuous=vacuous[0] if vacuous and all(vacuous) else None)
 
 
 def varying_kinds(ctx: ProbeContext) -> set[str]:

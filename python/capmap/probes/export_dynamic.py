@@ -84,9 +84,7 @@ def probe(ctx: ProbeContext) -> dict[str, Any]:
     record["sizes_checked"] = checked
     if len(checked) == 1:
         return {"status": "ok-unverified", **record, "message": dynamic_shapes.unchecked_note(found.sets)}
-    # Verified at some size is verified: the comparison is vacuous only when it was at each.
-    vacuous = [r.vacuous for r in agreed]
-    return ctx.agreed(Comparison(vacuous=vacuous[0] if all(vacuous) else None), record)
+    return ctx.agreed(dynamic_shapes.over_all_sizes(agreed), record)
 
 
 def repro_steps(spec: ReproSpec) -> ReproSteps:
