@@ -39,4 +39,11 @@ printf '%s\n' "${tidy_files[@]}" |
   xargs -P "$jobs" -n 4 clang-tidy -p build/tests --quiet 2> >(grep -v 'warnings generated' >&2)
 export CAPMAP_BIN="$PWD/build/tests/capmap"
 export PYTHONPATH="$PWD/python${PYTHONPATH:+:$PYTHONPATH}"
+# The executorch path's tests run ExecuTorch in an environment of its own that sees this torch
+# (about 400 MB, half a minute): ExecuTorch's releases pin their torch.
+et_env=build/envs/executorch
+if [ ! -x "$et_env/bin/python" ]; then
+  $PY -m capmap.make_env --system-site-packages "$et_env" executorch==1.5.1 torch==2.13.0
+fi
+export CAPMAP_EXECUTORCH_PYTHON="$PWD/$et_env/bin/python"
 $PY -m pytest -q -p no:cacheprovider "$@"

@@ -26,7 +26,14 @@ def package_version(name: str) -> str | None:
 def versions(packages: list[str]) -> dict[str, str | None]:
     """The versions of `packages` (the capture paths declare them: `catalog.versioned_packages`)
     and of Python."""
-    found: dict[str, str | None] = {name: package_version(name) for name in packages}
+    # A package a path declares but this environment lacks is left out rather than recorded as
+    # missing: its path cannot run here, so it decides none of the run's results, and the run key
+    # of an environment without it stays what it was before the path existed.
+    found: dict[str, str | None] = {}
+    for name in packages:
+        version = package_version(name)
+        if version is not None or name == "torch":
+            found[name] = version
     found["python"] = platform.python_version()
     return found
 

@@ -63,6 +63,7 @@ std::string_view first_line(std::string_view text) {
 
 const std::vector<std::string>& cause_categories() {
   static const std::vector<std::string> categories{"missing-onnx-lowering",
+                                                   "missing-executorch-lowering",
                                                    "data-dependent",
                                                    "control-flow",
                                                    "dynamic-shape",

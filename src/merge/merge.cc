@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <optional>
 
@@ -56,6 +57,28 @@ ChosenRun choose(const std::vector<std::vector<StoredRun>>& runs_per_store,
         choice.candidates, chosen.run->run_key, describe_environment(*chosen.run));
   }
   return chosen;
+}
+
+void add_baseline_paths(std::vector<std::string>& paths, const nlohmann::json& baseline_header) {
+  auto listed = baseline_header.find("paths");
+  if (listed == baseline_header.end() || !listed->is_array()) return;
+  for (const auto& path : *listed) {
+    if (!path.is_string()) continue;
+    if (std::find(paths.begin(), paths.end(), path.get<std::string>()) == paths.end()) {
+      paths.push_back(path.get<std::string>());
+    }
+  }
+}
+
+// The versions of packages only the baseline's environment has: its carried columns need them.
+void add_baseline_versions(nlohmann::json& header, const nlohmann::json& baseline_header) {
+  auto versions = baseline_header.find("versions");
+  if (versions == baseline_header.end() || !versions->is_object()) return;
+  nlohmann::json& ours = header["versions"];
+  if (!ours.is_object()) return;
+  for (const auto& [name, version] : versions->items()) {
+    if (!version.is_null() && (!ours.contains(name) || ours[name].is_null())) ours[name] = version;
+  }
 }
 
 nlohmann::json snapshot_header(const ChosenRun& chosen, const std::vector<std::string>& paths,
@@ -131,6 +154,9 @@ MergedSnapshot build_snapshot(const MergeOptions& options) {
   std::vector<std::string>& paths = shards.paths;
   CollectedRecords records =
       collect_records(stores, usable, key, inventory, shards.shard_counts.empty(), paths, problems);
+  // The baseline's columns stay: a run of one new path (ExecuTorch, in an environment of its
+  // own) adds its column to the survey, and a run of the default paths keeps the others.
+  if (carry) add_baseline_paths(paths, baseline->snapshot()["header"]);
   // eager first, then the capture paths in the order the page shows them.
   sort_paths(paths, chosen.path_infos);
 
@@ -147,6 +173,7 @@ MergedSnapshot build_snapshot(const MergeOptions& options) {
   nlohmann::json header =
       snapshot_header(chosen, paths, inventory, case_list.size(), missing_count, records.newest,
                       problems.empty(), carry && !shards.gaps.empty());
+  if (carry) add_baseline_versions(header, baseline->snapshot()["header"]);
   merged.snapshot = {{"schema_version", 1}, {"header", header}, {"cases", std::move(case_list)}};
   return merged;
 }

@@ -108,6 +108,12 @@ json page_data(const PageModel& model) {
     }
     if (row.docs_url != expand_docs_url(model.urls.docs_url, row.ref)) item["u"] = row.docs_url;
     if (row.graph_breaks) item["gb"] = *row.graph_breaks;
+    // Figures by path index, only where a path wrote one.
+    json figures = json::object();
+    for (std::size_t pi = 0; pi < row.figures.size(); ++pi) {
+      if (!row.figures[pi].empty()) figures[std::to_string(pi)] = row.figures[pi];
+    }
+    if (!figures.empty()) item["fg"] = std::move(figures);
     if (!row.repro.empty()) item["r"] = repro_entries(row.repro, repro_tails);
     cases.push_back(std::move(item));
   }

@@ -53,6 +53,9 @@ struct CaseRow {
   std::vector<std::string> flattened;
   std::string docs_url;               // empty when no template or inventory gives one
   std::vector<std::string> statuses;  // page_status per PageModel::paths entry
+  // A path's own line about its cell ("XNNPACK runs 14 of 16 nodes (87 %)"), per path; mostly
+  // empty.
+  std::vector<std::string> figures;
   std::optional<long long> graph_breaks;
   std::vector<CauseLine> causes;
   std::vector<ReproCheck> repro;  // paths `capmap repro --check` checked

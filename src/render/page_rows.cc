@@ -280,11 +280,13 @@ CaseRow read_case(const json& c, std::size_t index, const std::vector<PagePath>&
     auto it = case_paths->find(path.id);
     if (it == case_paths->end()) {
       row.statuses.push_back("n/a");
+      row.figures.emplace_back();
       continue;
     }
     if (!it->is_object()) throw UserError(where + ": path '" + path.id + "' should be an object");
     std::string status = text_field(*it, "page_status", where + " path " + path.id);
     row.statuses.push_back(status.empty() ? "n/a" : status);
+    row.figures.push_back(text_field(*it, "figure", where + " path " + path.id));
     // Whichever path counts graph breaks (compile) gives the case's figure.
     if (auto gb = it->find("graph_breaks"); gb != it->end() && gb->is_number_integer()) {
       row.graph_breaks = std::max(row.graph_breaks.value_or(0), gb->get<long long>());

@@ -98,12 +98,15 @@ std::vector<std::pair<bool, std::string>> code_spans(const std::string& text) {
 
 std::string cause_group_title(const std::string& category) {
   if (category == "missing-onnx-lowering") return "Missing ONNX lowering";
+  if (category == "missing-executorch-lowering") return "Missing ExecuTorch lowering";
   return {};
 }
 
 std::string cause_group_item(const std::string& text) {
-  static constexpr std::string_view kPrefix = "No ONNX lowering for ";
-  std::string item = text.rfind(kPrefix, 0) == 0 ? text.substr(kPrefix.size()) : text;
+  std::string item = text;
+  for (std::string_view prefix : {"No ONNX lowering for ", "No ExecuTorch lowering for "}) {
+    if (item.rfind(prefix, 0) == 0) item = item.substr(prefix.size());
+  }
   // "...; compute it from other torch ops ..." is advice, not the subject.
   if (auto semi = item.find("; "); semi != std::string::npos) item.resize(semi);
   return item;

@@ -232,6 +232,11 @@ void add_head(const PageModel& model, std::string& out) {
   for (const std::string& status : roles) {
     out += fmt::format(".. role:: {0}\n   :class: badge {0}\n\n", status_class(status));
   }
+  bool figures = std::any_of(model.cases.begin(), model.cases.end(), [](const CaseRow& row) {
+    return std::any_of(row.figures.begin(), row.figures.end(),
+                       [](const std::string& f) { return !f.empty(); });
+  });
+  if (figures) out += ".. role:: cm-figure\n   :class: cm-figure\n\n";
   out += heading(library_title(model.header) + " — graph capture compatibility", '=');
   for (const auto& [label, value] : header_facts(model.header)) {
     bool warn = (label == "Completeness" && !model.header.complete) ||
@@ -399,7 +404,13 @@ void add_cases(const PageModel& model, const RstOptions& options, RstPage& page)
     for (std::size_t index : section.cases) {
       const CaseRow& row = model.cases[index];
       std::vector<std::string> cells = {operator_cell(row, options, page), escape_rst(row.variant)};
-      for (const std::string& s : row.statuses) cells.push_back(badge(s));
+      for (std::size_t pi = 0; pi < row.statuses.size(); ++pi) {
+        std::string cell = badge(row.statuses[pi]);
+        if (pi < row.figures.size() && !row.figures[pi].empty()) {
+          cell += " :cm-figure:`" + escape_rst(row.figures[pi]) + "`";
+        }
+        cells.push_back(std::move(cell));
+      }
       cells.push_back(row.graph_breaks ? std::to_string(*row.graph_breaks) : std::string());
       cells.push_back(causes_cell(model, row));
       rows.push_back(std::move(cells));

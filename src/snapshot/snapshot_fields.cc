@@ -134,6 +134,7 @@ constexpr Field kRecordFields[] = {
     {"repro_outcome", kString},
     {"repro_script", kString},
     {"fresh_check", kString},
+    {"figure", kString},
 };
 
 constexpr Field kBreakFields[] = {

@@ -64,8 +64,20 @@ std::string version_difference(const json& a, const json& b) {
   };
   static const std::vector<std::string> kNameOnly = {"name"};
   const auto& fields = by_revision(a) && by_revision(b) ? kNameOnly : kReleaseLibraryFields;
+  // A package only one side has (ExecuTorch in its own environment) decides only the cells of
+  // the paths that need it, which the other side cannot have measured: it separates nothing.
+  auto one_sided = [&](const std::string& package) {
+    if (package == "torch" || package == "python") return false;
+    auto has = [&](const json& environment) {
+      const json versions = environment.value("versions", json::object());
+      return versions.is_object() && versions.contains(package) && !versions[package].is_null();
+    };
+    return has(a) != has(b);
+  };
   std::string out;
   for (const auto& change : environment_differences(a, b, fields)) {
+    const std::string package = change.substr(0, change.find(' '));
+    if (package.find('.') == std::string::npos && one_sided(package)) continue;
     out += (out.empty() ? "" : ", ") + change;
   }
   return out;

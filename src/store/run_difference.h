@@ -20,7 +20,8 @@ std::vector<std::string> environment_differences(const nlohmann::json& a, const 
                                                  const std::vector<std::string>& library_fields);
 
 // "torch 2.12.0 vs 2.13.0": what separates two runs (library name and package
-// version, versions, settings) apart from the library revision, or empty. Not
+// version, versions, settings) apart from the library revision, or empty. A package
+// version only one side records counts for nothing (see the definition). Not
 // empty: a change selection runs every case, and merge carries no baseline
 // result over.
 std::string version_difference(const nlohmann::json& a, const nlohmann::json& b);

@@ -67,3 +67,18 @@ def session(browser: Browser) -> Iterator[PageSession]:
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     yield PageSession(context.new_page())
     context.close()
+
+
+@pytest.fixture
+def phone(browser: Browser) -> Iterator[PageSession]:
+    """A phone's screen (390 px wide, touch): the page shows a card per case."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    yield PageSession(context.new_page())
+    context.close()
+
+
+@pytest.fixture
+def desktop(browser: Browser) -> Iterator[PageSession]:
+    context = browser.new_context(viewport={"width": 1400, "height": 900})
+    yield PageSession(context.new_page())
+    context.close()

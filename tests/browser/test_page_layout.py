@@ -3,12 +3,12 @@ phone cards, and no element wider than a phone's screen."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from page_session import PageSession
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Page
 from snapshots import public_names_snapshot, small_snapshot, synthetic_snapshot
 
 # Elements wider than the viewport, or reaching past its right edge, outside a
@@ -27,20 +27,6 @@ TOO_WIDE = """() => {
   }
   return out.slice(0, 10);
 }"""
-
-
-@pytest.fixture
-def phone(browser: Browser) -> Iterator[PageSession]:
-    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
-    yield PageSession(context.new_page())
-    context.close()
-
-
-@pytest.fixture
-def desktop(browser: Browser) -> Iterator[PageSession]:
-    context = browser.new_context(viewport={"width": 1400, "height": 900})
-    yield PageSession(context.new_page())
-    context.close()
 
 
 @pytest.fixture

@@ -67,6 +67,7 @@ def test_a_branch_on_the_batch_size_is_specialized_and_says_where(records: Any) 
         r = records["two_only"][path]
         assert r["status"] == "specialized", r
         assert r["specialized_dims"] == ["input 0 dim 0 (batch) = 2"]
+        assert r["frames"] == [f"dynamic_cases.py:{line} in two_only"]
         assert r["message"].startswith("specialized: input 0 dim 0 (batch) = 2; ")
         assert f"dynamic_cases.py:{line} in two_only" in r["message"]
         assert "Eq(" in r["message"]
@@ -81,10 +82,37 @@ def test_a_python_int_of_a_size_pins_it(records: Any) -> None:
 def test_a_reshape_to_a_constant_keeps_a_guard_that_pins_the_batch(records: Any) -> None:
     r = records["rows_of_six"]["export-dynamic"]
     assert r["status"] == "specialized" and r["stage"] == "run at batch ×2"
-    assert r["specialized_dims"] == ["input 0 dim 0 (batch)"]
+    assert r["specialized_dims"] == ["input 0 dim 0 (batch)", "input 0 dim 1 (spatial)"]
     assert r["message"].startswith("Guard failed: ")
+    # The guard's words are torch's; the line that added it is the registry's reshape.
+    line = source_line("RESHAPE TO A CONSTANT")
+    assert r["frames"] == [f"dynamic_cases.py:{line} in rows_of_six"]
     # The ONNX graph has no such guard: its Reshape to (6, -1) is right at every size.
     assert records["rows_of_six"]["onnx-dynamic"]["status"] == "ok"
+
+
+def test_a_guard_added_inside_torch_names_the_library_line_that_called_it(records: Any) -> None:
+    line = source_line("RESHAPE TO A CONSTANT")
+    for path in ("export-dynamic", "onnx-dynamic"):
+        r = records["rows_of_six[batch]"][path]
+        assert r["status"] == "specialized", r
+        assert r["specialized_dims"] == ["input 0 dim 0 (batch) = 2"]
+        # torch.reshape's own code adds the guard; the cause points at the call that made it.
+        assert r["frames"] == [f"dynamic_cases.py:{line} in rows_of_six"]
+        assert f"at dynamic_cases.py:{line} in rows_of_six" in r["message"]
+
+
+def test_only_the_dims_asked_to_vary_are_dynamic(records: Any) -> None:
+    # Channels stay static: a batch-only export of an image keeps 3 channels and its size.
+    r = records["pool_batch_one"]["export-dynamic"]
+    assert r["dynamic_dims"] == [
+        "input 0 dim 0 (batch)",
+        "input 0 dim 2 (spatial)",
+        "input 0 dim 3 (spatial)",
+    ]
+    r = records["two_only"]["export-dynamic"]
+    assert r["specialized_dims"] == ["input 0 dim 0 (batch) = 2"] and "dynamic_dims" in r
+    assert r["dynamic_dims"] == []
 
 
 def test_a_data_dependent_output_shape_stays_dynamic(records: Any) -> None:
@@ -151,3 +179,27 @@ def test_specialized_is_a_page_status_with_a_dynamic_shape_cause(capmap_bin: Pat
     (tmp_path / "before.json").write_text(json.dumps(snapshot))
     diff = run_capmap(capmap_bin, "diff", tmp_path / "before.json", tmp_path / "snapshot.json")
     assert "By path: export-dynamic 1 regression; onnx-dynamic 1 regression" in diff.stdout, diff.stdout
+
+
+def test_a_size_the_programs_guard_refuses_is_named_with_the_guard_and_its_line(
+    cases: dict[str, Case],
+) -> None:
+    # What onnx-dynamic asks when ONNX Runtime fails at another size: does the exported
+    # program's own guard refuse that size (the trace pinned it after all)?
+    from capmap.capture import flat_case
+    from capmap.probes import dynamic_shapes
+    from capmap.probes.onnx_dynamic import _pinned_at_run
+
+    flat = flat_case(cases["rows_of_six"])
+    found = dynamic_shapes.trace_module(
+        flat.module, flat.plan.fresh_tensors(), {"batch", "spatial"}, strict=False, captured_tensors=list
+    )
+    assert found.error is None and not found.specialized
+    grown = next(s.inputs for s in found.sets if s.label == "batch ×2")
+    pinned, guard = dynamic_shapes.refused_at(found, grown)
+    assert pinned == ["input 0 dim 0 (batch)", "input 0 dim 1 (spatial)"] and guard.startswith("Guard failed")
+    assert dynamic_shapes.refused_at(found, tuple(flat.plan.fresh_tensors())) == ([], "")
+    fields = _pinned_at_run(found, pinned, guard, {"message": "[ONNXRuntimeError] : 2 : Reshape failed"})
+    assert fields["message"].startswith("specialized: input 0 dim 0 (batch), input 0 dim 1 (spatial): ")
+    assert fields["message"].endswith("; ONNX Runtime fails there: [ONNXRuntimeError] : 2 : Reshape failed")
+    assert fields["specialized_dims"] == pinned

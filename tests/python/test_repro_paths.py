@@ -91,7 +91,7 @@ def test_every_capture_path_declares_what_the_engine_and_repro_read() -> None:
         )
     # One place for each default: the run key's settings and packages come from the paths.
     assert catalog.default_settings() == {"opset": 18, "export_strict": False}
-    assert catalog.versioned_packages() == ["torch", "onnx", "onnxruntime", "onnxscript"]
+    assert catalog.versioned_packages() == ["torch", "onnx", "onnxruntime", "onnxscript", "executorch"]
 
 
 @pytest.fixture(scope="module")

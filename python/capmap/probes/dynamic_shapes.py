@@ -1,10 +1,11 @@
 """What the dynamic-shape paths share: one trace with dynamic dimensions, and inputs of other sizes.
 
-Every tensor input's dimensions are marked `Dim.AUTO`. The dimensions that must stay dynamic are
-the batch (dim 0 of every tensor whose dim 0 has the first tensor's size) and, when the case
-says spatial dims may vary, the last two of every tensor of 3 or more dims with the first such
-tensor's height and width. A case says so with `dynamic="batch,spatial"` (or a tag
-`dynamic:batch,spatial`; `dynamic:none` checks the traced sizes only). The program then runs on
+The dimensions asked to vary are marked `Dim.AUTO`: the batch (dim 0 of every tensor whose dim 0
+has the first tensor's size) and, when the case says spatial dims may vary, the last two of every
+tensor of 3 or more dims with the first such tensor's height and width. Every other dimension
+(channels, a fixed 3 of a point, a kernel's size) stays static, as a deployer exports it. A case
+lets spatial dims vary with `dynamic="batch,spatial"` (or a tag `dynamic:batch,spatial`;
+`dynamic:none` checks the traced sizes only). The program then runs on
 two more input sets, batch ×2 and batch ×3 (spatial +8 too where spatial may vary), each
 compared with eager on the same inputs. Tensors grow by repeating their rows (batch) and their
 last row and column (spatial), so every sample stays a valid input of the case.
@@ -15,6 +16,8 @@ from __future__ import annotations
 import contextlib
 import inspect
 import re
+import traceback
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -69,6 +72,10 @@ class DynamicTrace:
     why: str = ""  # the guards that pinned them
     sets: list[SizeSet] = field(default_factory=list)
     guards_dropped: int = 0  # tracer guards torch could not turn into code (see drop_unnamed_guards)
+    frames: list[str] = field(default_factory=list)  # the library lines whose guards pinned a dim
+    # What `pinned_at_run` needs to find a guard's line: the traced shapes, the inputs' pytree
+    # paths, each leaf's place among the tensors, the dims asked to vary, the library's root.
+    origin: tuple[Any, ...] = ()
 
     def fields(self) -> dict[str, Any]:
         facts: dict[str, Any] = {"export_seconds": self.seconds, "dynamic_dims": self.dynamic}
@@ -88,6 +95,15 @@ class DynamicTrace:
     def specialized_message(self) -> str:
         text = f"specialized: {', '.join(self.specialized)}"
         return f"{text}; {self.why}" if self.why else text
+
+    def guards_of(self, names: list[str]) -> tuple[str, list[str]]:
+        """The guards on the named varying dims ("input 0 dim 0 (batch)") and the library lines
+        that added them: why a dim the trace kept dynamic is refused at another size."""
+        if not self.origin:
+            return "", []
+        traced, paths, tensor_index, dims, root = self.origin
+        chosen = [d for d in dims if d.describe(tensor_index[d.leaf]) in names]
+        return pinning_guards(traced, paths, chosen, root)
 
 
 def over_all_sizes(agreed: list[Comparison]) -> Comparison:
@@ -193,14 +209,49 @@ def _where(frame: Any, root: LibraryRoot | None) -> str:
     return f"{Path(frame.filename).name}:{frame.lineno} in {frame.name}"
 
 
+# The library line below torch's own frames where each guard of a trace was added, by the id of
+# the guard's SLoc (kept alive by the guard itself): torch names the innermost frame outside its
+# tracer, which for a size guarded inside torch.reshape or F.pad is a line of torch, not the
+# library call that made it.
+_LIBRARY_LINES: dict[int, Any] = {}
+
+
+@contextlib.contextmanager
+def library_guard_lines(root: LibraryRoot | None) -> Iterator[None]:
+    """While a trace runs, notes for each guard the innermost stack frame inside the library."""
+    from torch.fx.experimental import symbolic_shapes
+
+    original = getattr(symbolic_shapes.ShapeEnv, "_get_sloc", None)
+    if root is None or original is None:
+        yield
+        return
+
+    def get_sloc(env: Any, *args: Any, **kwargs: Any) -> Any:
+        sloc = original(env, *args, **kwargs)
+        frame = sloc.framework_loc
+        if not (hasattr(frame, "filename") and root.shows(frame.filename)):
+            inside = [f for f in traceback.extract_stack() if root.shows(f.filename)]
+            if inside:
+                _LIBRARY_LINES[id(sloc)] = inside[-1]
+        return sloc
+
+    _LIBRARY_LINES.clear()
+    symbolic_shapes.ShapeEnv._get_sloc = get_sloc  # type: ignore[method-assign,assignment]
+    try:
+        yield
+    finally:
+        symbolic_shapes.ShapeEnv._get_sloc = original  # type: ignore[method-assign]
+
+
 def pinning_guards(
     shapes: list[Any], paths: list[tuple[Any, ...]], pinned: list[VaryingDim], root: LibraryRoot | None
-) -> str:
-    """Why each pinned dim was pinned: the first guard on its symbol, and where the code added it."""
+) -> tuple[str, list[str]]:
+    """Why each pinned dim was pinned: the first guard on its symbol, and where the code added
+    it; and those places that lie in the library, as a record's frames."""
     symbolic = (x for shape in shapes if shape is not None for x in shape if hasattr(x, "node"))
     env = next((x.node.shape_env for x in symbolic), None)
     if env is None:
-        return ""
+        return "", []
     symbol_of: dict[tuple[tuple[Any, ...], int], Any] = {}
     for symbol, sources in env.var_to_sources.items():
         for source in sources:
@@ -208,6 +259,7 @@ def pinning_guards(
             if key is not None:
                 symbol_of.setdefault(key, symbol)
     reasons: list[str] = []
+    frames: list[str] = []
     for d in pinned:
         key = _leaf_key(paths[d.leaf])
         symbol = symbol_of.get((key, d.dim))
@@ -216,10 +268,17 @@ def pinning_guards(
         guard = next((g for g in env.guards if symbol is not None and symbol in g.expr.free_symbols), None)
         if guard is None:
             continue
-        text = f"guard {guard.expr} at {_where(guard.sloc.framework_loc, root)}"
+        where = guard.sloc.framework_loc
+        if not (hasattr(where, "filename") and root is not None and root.shows(where.filename)):
+            where = _LIBRARY_LINES.get(id(guard.sloc), where)
+        text = f"guard {guard.expr} at {_where(where, root)}"
         if text not in reasons:
             reasons.append(text)
-    return clean_message("; ".join(reasons), _WHY_LIMIT)
+        if where is not None and root is not None and root.shows(where.filename):
+            line = root.format(where.filename, where.lineno, where.name)
+            if line not in frames:
+                frames.append(line)
+    return clean_message("; ".join(reasons), _WHY_LIMIT), frames
 
 
 def _by_suffix(symbol_of: dict[tuple[tuple[Any, ...], int], Any], key: tuple[Any, ...], dim: int) -> Any:
@@ -303,8 +362,12 @@ def trace_module(
     found = DynamicTrace()
     leaves, spec = pytree.tree_flatten(tuple(inputs))
     dims = varying_dims(leaves, kinds)
+    asked: dict[int, dict[int, Any]] = {}
+    for d in dims:
+        asked.setdefault(d.leaf, {})[d.dim] = Dim.AUTO
+    # Only the dims asked to vary are dynamic; every other one stays static.
     shapes_spec = pytree.tree_unflatten(
-        [{d: Dim.AUTO for d in range(x.dim())} if isinstance(x, torch.Tensor) else None for x in leaves], spec
+        [asked.get(i) if isinstance(x, torch.Tensor) else None for i, x in enumerate(leaves)], spec
     )
     # Export pins sizes 0 and 1 (they decide broadcasting); a batch of one would read as pinned.
     found.size_oblivious = any(leaves[d.leaf].shape[d.dim] <= 1 for d in dims)
@@ -317,9 +380,10 @@ def trace_module(
 
             stack.enter_context(fx_config.patch(backed_size_oblivious=True))  # type: ignore[attr-defined]
         try:
-            found.program = torch.export.export(
-                module, tuple(inputs), dynamic_shapes=shapes_spec, strict=strict
-            )
+            with library_guard_lines(root):
+                found.program = torch.export.export(
+                    module, tuple(inputs), dynamic_shapes=shapes_spec, strict=strict
+                )
         except Exception as exc:  # noqa: BLE001 - the failure is what the paths report
             found.error = exc
     found.seconds = watch.seconds()
@@ -340,10 +404,10 @@ def trace_module(
             found.specialized.append(f"{name} = {int(size)}")
         else:
             found.dynamic.append(name)
+    paths = [p for p, _ in pytree.tree_flatten_with_path(tuple(inputs))[0]]
+    found.origin = (traced or [], paths, tensor_index, dims, root)
     if found.specialized:
-        pinned = [d for d in dims if d.describe(tensor_index[d.leaf]) in found.pinned_names()]
-        paths = [p for p, _ in pytree.tree_flatten_with_path(tuple(inputs))[0]]
-        found.why = pinning_guards(traced or [], paths, pinned, root)
+        found.why, found.frames = found.guards_of(found.pinned_names())
         return found
 
     with torch.no_grad():
@@ -368,6 +432,21 @@ def guarded_dims(message: str, dynamic: list[str]) -> list[str]:
     return [name for name in dynamic if any(name.startswith(prefix) for prefix in named)]
 
 
+def refused_at(found: DynamicTrace, inputs: tuple[Any, ...]) -> tuple[list[str], str]:
+    """Whether the exported program's own guards refuse `inputs`: the varying dims they pin and
+    the guard's words, or nothing. The ONNX graph keeps no guard, so where ONNX Runtime fails at
+    another size this says whether the trace had pinned the size after all."""
+    if found.program is None:
+        return [], ""
+    try:
+        with torch.no_grad():
+            found.program.module()(*inputs)
+    except Exception as exc:  # noqa: BLE001 - only a guard's refusal is looked for
+        words = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+        return guarded_dims(words, found.dynamic), words
+    return [], ""
+
+
 def unchecked_note(sets: list[SizeSet]) -> str:
     """Why no other size was compared: eager itself fails there, or the case lets nothing vary."""
     if not sets:
@@ -386,10 +465,12 @@ def repro_trace_lines(spec_settings: Any, case: Any) -> tuple[str, ...]:
         "    # capmap's rules, so this step calls capmap's code (capmap.probes.dynamic_shapes):",
         "    # every tensor dim is Dim.AUTO; the batch (and height and width where the case lets them",
         "    # vary) must stay dynamic; the other sizes are batch x2 and x3 (spatial +8).",
+        "    from capmap import surveyed_library",
         "    from capmap.probes import dynamic_shapes",
         "",
         "    found = dynamic_shapes.trace_module(",
         f"        capture_module().eval(), capture_inputs(), set({kinds!r}), strict={strict},",
         "        captured_tensors=captured_tensors,",
+        "        root=surveyed_library.root_for(target),  # guard lines as the record gives them",
         "    )",
     )

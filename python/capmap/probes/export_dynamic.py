@@ -46,7 +46,7 @@ def probe(ctx: ProbeContext) -> dict[str, Any]:
     if found.error is not None:
         return {"status": "fail", **record, **ctx.error_fields(found.error)}
     if found.specialized:
-        return {"status": "specialized", **record, "message": found.specialized_message()}
+        return {"status": "specialized", **record, "message": found.specialized_message(), **_frames(found)}
 
     run = found.program.module()
     checked: list[str] = []
@@ -62,7 +62,13 @@ def probe(ctx: ProbeContext) -> dict[str, Any]:
             if label != "traced" and pinned:
                 # A runtime guard kept from the trace refuses the new size: pinned after all.
                 record.update(sizes_checked=checked, stage=f"run at {label}", specialized_dims=pinned)
-                return {"status": "specialized", **record, **ctx.error_fields(exc)}
+                failure = ctx.error_fields(exc)
+                why, frames = found.guards_of(pinned)
+                if why:
+                    failure["message"] = f"{failure.get('message', '')} ({why})"
+                if frames:
+                    failure["frames"] = frames
+                return {"status": "specialized", **record, **failure}
             return {
                 "status": "fail",
                 **record,
@@ -85,6 +91,11 @@ def probe(ctx: ProbeContext) -> dict[str, Any]:
     if len(checked) == 1:
         return {"status": "ok-unverified", **record, "message": dynamic_shapes.unchecked_note(found.sets)}
     return ctx.agreed(dynamic_shapes.over_all_sizes(agreed), record)
+
+
+def _frames(found: dynamic_shapes.DynamicTrace) -> dict[str, Any]:
+    """The library lines whose guards pinned a dim, as the record's frames (where a cause points)."""
+    return {"frames": list(found.frames)} if found.frames else {}
 
 
 def repro_steps(spec: ReproSpec) -> ReproSteps:

@@ -61,7 +61,8 @@ def probe(ctx: ProbeContext) -> dict[str, Any]:
     if found.error is not None:
         return {"status": "export-fail", **record, **ctx.error_fields(found.error)}
     if found.specialized:
-        return {"status": "specialized", **record, "message": found.specialized_message()}
+        frames = {"frames": list(found.frames)} if found.frames else {}
+        return {"status": "specialized", **record, "message": found.specialized_message(), **frames}
 
     watch = Stopwatch()
     try:
@@ -90,7 +91,11 @@ def probe(ctx: ProbeContext) -> dict[str, Any]:
         except Exception as exc:  # noqa: BLE001
             stages["ort_run"] = watch.seconds()
             record.update(sizes_checked=checked, stage=f"run at {label}")
-            return {"status": "ort-run-fail", **record, **ctx.error_fields(exc)}
+            failure = ctx.error_fields(exc)
+            pinned, guard = dynamic_shapes.refused_at(found, inputs) if label != "traced" else ([], "")
+            if pinned:
+                return {"status": "specialized", **record, **_pinned_at_run(found, pinned, guard, failure)}
+            return {"status": "ort-run-fail", **record, **failure}
         result = compare(reference, outputs, **ctx.compare_kwargs())
         record.update(result.fields())
         if not result.agrees:
@@ -104,6 +109,24 @@ def probe(ctx: ProbeContext) -> dict[str, Any]:
     if len(checked) == 1:
         return {"status": "ok-unverified", **record, "message": dynamic_shapes.unchecked_note(found.sets)}
     return ctx.agreed(dynamic_shapes.over_all_sizes(agreed), record)
+
+
+def _pinned_at_run(
+    found: dynamic_shapes.DynamicTrace, pinned: list[str], guard: str, failure: dict[str, Any]
+) -> dict[str, Any]:
+    """ONNX Runtime fails at a size the exported program's own guard refuses: the trace pinned
+    the dim, and the ONNX graph, which keeps no guard, computes with the traced size there."""
+    why, frames = found.guards_of(pinned)
+    runtime = str(failure.get("message", "")).strip().splitlines()
+    message = f"specialized: {', '.join(pinned)}: the program's guard refuses this size ({guard})"
+    if why:
+        message += f"; {why}"
+    if runtime:
+        message += f"; ONNX Runtime fails there: {runtime[0]}"
+    fields = {**failure, "specialized_dims": pinned, "message": message}
+    if frames:
+        fields["frames"] = frames
+    return fields
 
 
 def fixed_axes(proto: Any, dynamic: list[str]) -> list[str]:

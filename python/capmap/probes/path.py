@@ -78,6 +78,9 @@ class CapturePath:
     settings: Mapping[str, Any] = field(default_factory=dict)  # setting -> default ("opset": 18)
     packages: tuple[str, ...] = ()  # distributions whose versions decide its results
     extra: str = ""  # the pip extra of capmap that installs `packages` ("onnx": capmap[onnx])
+    # The command that installs `packages` when a pip extra is not the way: a side environment
+    # for a package whose releases pin their own torch.
+    install: str = ""
     # Its probe calls torch.export at the traced shapes (`ProbeContext.library_trace` with a
     # kind): the task's rehearsal records the library code such an export runs (probes/rehearsal).
     static_export: bool = False
@@ -100,6 +103,8 @@ class CapturePath:
 
     def install_hint(self, missing: list[str]) -> str:
         """The one command that installs what the path lacks."""
+        if self.install:
+            return self.install
         if self.extra:
             return f"pip install 'capmap[{self.extra}]'"
         return "pip install " + " ".join(missing)

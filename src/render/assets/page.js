@@ -557,6 +557,7 @@
         var td = el("td", "path");
         td.setAttribute("data-label", paths[pi].label);
         td.appendChild(el("span", "badge " + statusClass(s), LABEL[s] || s));
+        if (c.fg && c.fg[pi]) td.appendChild(el("span", "cm-figure", c.fg[pi]));
         reproControls(c, pi, td);
         tr.appendChild(td);
       });

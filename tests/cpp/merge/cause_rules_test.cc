@@ -127,6 +127,24 @@ TEST(CauseRules, DynamicShapeCausesNameThePinnedSize) {
             "for images of batch 2");
 }
 
+// A dynamic path's mismatch names the size it compared at first; its cause is the static one's.
+TEST(CauseRules, AMismatchAtAnotherSizeHasTheStaticMismatchsCause) {
+  CauseRules rules = CauseRules::load({});
+  const std::string detail =
+      "output 0: 3 of 96 values beyond tolerance (max |diff| 0.01; allowed 0.0002 + 0.001·|eager|)";
+  Cause at_traced = rules.classify({"export", "mismatch", "", "", detail});
+  for (const char* path : {"export-dynamic", "onnx-dynamic"}) {
+    for (const char* size : {"at traced: ", "at batch ×2: ", "at batch ×3 and spatial +8: "}) {
+      Cause dynamic = rules.classify({path, "mismatch", "", "", std::string(size) + detail});
+      EXPECT_EQ(dynamic.text, at_traced.text) << path << " " << size;
+      EXPECT_EQ(dynamic.category, "numeric-mismatch");
+    }
+  }
+  Cause shape = rules.classify(
+      {"export-dynamic", "mismatch", "", "", "at batch ×2: output 1: shape [4, 3], eager [2, 3]"});
+  EXPECT_EQ(shape.rule_id, "mismatch-shape");
+}
+
 TEST(CauseRules, AnAotiPackageThatCannotBeBuiltIsTheCompilersFailure) {
   CauseRules rules = CauseRules::load({});
   for (const auto& e : examples()) {
@@ -170,7 +188,8 @@ std::string load_error(const std::string& text) {
 TEST(CauseRules, BadRulesFileIsOneLineNamingFileAndRule) {
   EXPECT_EQ(
       load_error("[[rule]]\nid = \"a\"\nmessage = \"x\"\ncategory = \"weird\"\ncause = \"c\"\n"),
-      "my.toml: rule 'a': unknown category 'weird' (known: missing-onnx-lowering, data-dependent, "
+      "my.toml: rule 'a': unknown category 'weird' (known: missing-onnx-lowering, "
+      "missing-executorch-lowering, data-dependent, "
       "control-flow, dynamic-shape, unsupported-python, random-generator, mutation, dtype, "
       "numeric-mismatch, timeout, crash, oom, torch-bug, eager-failure, not-applicable, "
       "unclassified)");

@@ -36,5 +36,19 @@ TEST(RunDifference, APackageOnOneSideOnlyIsADifference) {
             (std::vector<std::string>{"onnxscript null vs 0.7.2"}));
 }
 
+TEST(RunDifference, APackageOnlyOneRunHasSeparatesNoResults) {
+  // ExecuTorch in an environment of its own: it decides only its own path's cells.
+  auto main_env = environment("abc", "0.9.0", "2.13.0", 18);
+  auto side_env = main_env;
+  side_env["versions"]["executorch"] = "1.5.1";
+  EXPECT_EQ(version_difference(main_env, side_env), "");
+  EXPECT_EQ(version_difference(side_env, main_env), "");
+  side_env["versions"]["onnx"] = "1.24.0";  // a package both have still counts
+  EXPECT_EQ(version_difference(main_env, side_env), "onnx 1.23.2 vs 1.24.0");
+  side_env["versions"]["onnx"] = "1.23.2";
+  side_env["versions"]["torch"] = nullptr;  // torch is never optional
+  EXPECT_EQ(version_difference(main_env, side_env), "torch 2.13.0 vs null");
+}
+
 }  // namespace
 }  // namespace capmap

@@ -25,7 +25,7 @@ def rows_from_size(x: torch.Tensor) -> torch.Tensor:
 
 
 def rows_of_six(x: torch.Tensor) -> torch.Tensor:
-    return x.reshape(6, -1)
+    return x.reshape(6, -1)  # RESHAPE TO A CONSTANT
 
 
 def positive(x: torch.Tensor) -> torch.Tensor:
@@ -57,7 +57,10 @@ def pool(x: torch.Tensor) -> torch.Tensor:
 case("elementwise", G, elementwise, [torch.randn(2, 3, 8, 8)], tags=("dynamic:batch,spatial",))
 case("two_only", G, two_only, [torch.randn(2, 3)])
 case("rows_from_size", G, rows_from_size, [torch.randn(2, 3, 4)])
-case("rows_of_six", G, rows_of_six, [torch.randn(2, 3, 4)])
+# Batch and the last two dims vary: the trace keeps a condition on their product.
+case("rows_of_six", G, rows_of_six, [torch.randn(2, 3, 4)], tags=("dynamic:batch,spatial",))
+# The batch alone varies: the reshape inside torch pins it, at the registry's line.
+case("rows_of_six[batch]", G, rows_of_six, [torch.randn(2, 3, 4)])
 case("positive", G, positive, [torch.randn(2, 3)])
 case("branch_on_count", G, branch_on_count, [torch.randn(4, 4)])
 case("calls", G, Calls(), [torch.randn(2, 3)])
