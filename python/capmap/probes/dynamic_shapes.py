@@ -463,8 +463,8 @@ def repro_trace_lines(spec_settings: Any, case: Any) -> tuple[str, ...]:
     return (
         "    # The dims that may vary, the trace that keeps them dynamic and the other sizes follow",
         "    # capmap's rules, so this step calls capmap's code (capmap.probes.dynamic_shapes):",
-        "    # every tensor dim is Dim.AUTO; the batch (and height and width where the case lets them",
-        "    # vary) must stay dynamic; the other sizes are batch x2 and x3 (spatial +8).",
+        "    # the batch (and height and width where the case lets them vary) is Dim.AUTO, every other",
+        "    # dim static; the other sizes are batch x2 and x3 (spatial +8).",
         "    from capmap import surveyed_library",
         "    from capmap.probes import dynamic_shapes",
         "",

@@ -1,5 +1,6 @@
-"""torch.export with dynamic shapes: one trace with every tensor dimension `Dim.AUTO`, then the
-program runs at the traced sizes and at two other sizes, each compared with eager there."""
+"""torch.export with dynamic shapes: one trace with the dims asked to vary `Dim.AUTO` (the batch,
+and height and width where the case lets them vary), then the program runs at the traced sizes
+and at two other sizes, each compared with eager there."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ PATH = CapturePath(
     label="torch.export, dynamic shapes",
     short="export dyn",
     order=22,
-    description="torch.export.export with Dim.AUTO dims, run and compared at batch ×2 and ×3 (spatial +8)",
+    description="torch.export.export with a dynamic batch (and size), run and compared at batch ×2 and ×3",
     statuses={
         "ok": "ok",
         "ok-unverified": "ok-unverified",
