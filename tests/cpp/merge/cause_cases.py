@@ -41,7 +41,34 @@ def source_file_length(x: torch.Tensor) -> torch.Tensor:
     return x + len(inspect.getsourcefile(torch.nn.functional.relu) or "")
 
 
+class Tagged(torch.Tensor):
+    """A tensor that carries metadata, as a medical-imaging library's MetaTensor does."""
+
+    @staticmethod
+    def __new__(cls, x: torch.Tensor, meta: dict[str, int] | None = None) -> Tagged:
+        return torch.as_tensor(x).as_subclass(cls)
+
+    def __init__(self, x: torch.Tensor, meta: dict[str, int] | None = None) -> None:
+        self.meta = meta or {}
+
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):  # type: ignore[no-untyped-def]
+        return super().__torch_function__(func, types, args, kwargs or {})
+
+
+def tagged_tensor(x: torch.Tensor) -> torch.Tensor:
+    # The library wraps its input in its own tensor subclass: export's fake tensors cannot be one.
+    return (Tagged(x, meta={"spacing": 1}) * 2).as_subclass(torch.Tensor)
+
+
+def tagged_view(x: torch.Tensor) -> torch.Tensor:
+    # The subclass taken as a view, without its constructor.
+    return (x.as_subclass(Tagged) + 1).as_subclass(torch.Tensor)
+
+
 case("clamp_int_float_bounds", G, clamp_int_float_bounds, [torch.arange(6)])
+case("tagged_tensor", G, tagged_tensor, [torch.rand(2, 3)])
+case("tagged_view", G, tagged_view, [torch.rand(2, 3)])
 case("numpy_round_trip", G, numpy_round_trip, [torch.rand(2, 3)])
 case("generator_with_mutation", G, generator_with_mutation, [torch.rand(2, 3)])
 case("source_file_length", G, source_file_length, [torch.rand(2, 3)])
