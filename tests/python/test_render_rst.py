@@ -173,3 +173,26 @@ def test_bad_snapshot_is_one_line_exit_2_and_keeps_outputs(
     assert done.stderr.startswith(f"capmap: {snap}: ") and problem in done.stderr
     assert page.read_text() == "the page from the last good run"
     assert not (tmp_path / "summary.md").exists()
+
+
+def test_a_paths_figure_is_a_role_under_its_badge_in_the_sphinx_page(
+    capmap_bin: Path, project: Path, tmp_path: Path
+) -> None:
+    snapshot = small_snapshot()
+    first = snapshot["cases"][0]
+    path = snapshot["header"]["paths"][-1]
+    first["paths"][path]["figure"] = "XNNPACK runs 3 of 9 nodes (33 %)"
+    snap = write_snapshot(snapshot, tmp_path / "snapshot.json")
+    done = render(capmap_bin, snap, "--rst", project / "compat.rst")
+    assert done.returncode == 0, done.stderr
+    rst = (project / "compat.rst").read_text()
+    assert ".. role:: cm-figure" in rst
+    assert ":cm-figure:`XNNPACK runs 3 of 9 nodes " in rst
+    built = sphinx_build(project)
+    assert built.returncode == 0, built.stderr
+    html = (project / "_build" / "compat.html").read_text()
+    assert '<span class="cm-figure">XNNPACK runs 3 of 9 nodes (33\u00a0%)</span>' in html
+    # A page without figures declares no role for them.
+    plain = write_snapshot(small_snapshot(), tmp_path / "plain.json")
+    assert render(capmap_bin, plain, "--rst", tmp_path / "plain.rst").returncode == 0
+    assert ".. role:: cm-figure" not in (tmp_path / "plain.rst").read_text()
