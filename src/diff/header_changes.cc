@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -62,7 +63,33 @@ std::vector<HeaderChange> header_changes(const nlohmann::json& old_header_json,
   // Kornia's file knows a few header fields and words causes its own way: only
   // what both sides say, and statuses, are compared.
   const bool kornia_side = old_header_json.contains("layout") || new_header_json.contains("layout");
+  // A path only one side describes is one line (its label), not one per field it declares.
+  auto described = [](const nlohmann::json& header) {
+    std::map<std::string, std::string> labels;
+    auto info = header.find("path_info");
+    if (info == header.end() || !info->is_object()) return labels;
+    for (const auto& [path, fields] : info->items()) {
+      labels[path] = fields.is_object() ? fields.value("label", path) : path;
+    }
+    return labels;
+  };
+  const auto old_paths = described(old_header_json), new_paths = described(new_header_json);
+  auto one_sided = [&](const std::string& key) -> std::optional<std::string> {
+    if (!key.starts_with("path_info.")) return std::nullopt;
+    std::string path = key.substr(10, key.find('.', 10) - 10);
+    if (old_paths.count(path) == new_paths.count(path)) return std::nullopt;
+    return path;
+  };
+  std::set<std::string> whole_paths;
   for (const auto& key : keys) {
+    if (auto path = one_sided(key); path && !kornia_side && whole_paths.insert(*path).second) {
+      auto o = old_paths.find(*path), n = new_paths.find(*path);
+      changes.push_back({"path_info." + *path, o != old_paths.end() ? o->second : "(none)",
+                         n != new_paths.end() ? n->second : "(none)"});
+    }
+  }
+  for (const auto& key : keys) {
+    if (one_sided(key)) continue;
     if (key == "generated_at") continue;  // differs on every merge
     // The selection is one line below, in the words the pages use.
     if (key == "selection" || key.starts_with("selection.")) continue;

@@ -154,6 +154,27 @@ TEST(SnapshotDiff, SnapshotsFromAnotherCpuSaySoInTheHeader) {
   EXPECT_TRUE(diff.changes.empty());  // provenance: no cell changed with it
 }
 
+// A column added to a survey (the executorch path) is one header line, not one per field the
+// path declares; a field of a path both sides describe is still its own line.
+TEST(SnapshotDiff, APathOnlyOneSideDescribesIsOneHeaderLine) {
+  nlohmann::json before = new_snapshot(), after = new_snapshot();
+  nlohmann::json onnx = {{"label", "ONNX"}, {"order", 10}};
+  before["header"]["path_info"] = {{"onnx", onnx}};
+  after["header"]["path_info"] = {
+      {"onnx", {{"label", "ONNX"}, {"order", 11}}},
+      {"executorch",
+       {{"label", "ExecuTorch (XNNPACK)"}, {"order", 27}, {"statuses", {{"ok", "ok"}}}}}};
+  auto diff = diff_snapshots(before, after);
+  ASSERT_EQ(diff.header.size(), 2u);
+  EXPECT_EQ(diff.header[0].key, "path_info.executorch");
+  EXPECT_EQ(diff.header[0].old_value, "(none)");
+  EXPECT_EQ(diff.header[0].new_value, "ExecuTorch (XNNPACK)");
+  EXPECT_EQ(diff.header[1].key, "path_info.onnx.order");
+  auto removed = diff_snapshots(after, before);
+  ASSERT_EQ(removed.header.size(), 2u);
+  EXPECT_EQ(removed.header[0].new_value, "(none)");
+}
+
 TEST(SnapshotDiff, LongHeaderValuesAreShortenedWithTheirLength) {
   nlohmann::json a = new_snapshot(), b = new_snapshot();
   a["header"]["note"] = std::string(300, 'a');
