@@ -72,8 +72,16 @@ VersionColumn load_version_column(const std::filesystem::path& file) {
   column.label = column.reference ? fmt::format("torch {} (Kornia's file)", column.torch)
                                   : fmt::format("torch {}", column.torch);
   std::string environment;
-  for (const char* name : {"onnxscript", "onnx", "onnxruntime"}) {
-    const std::string value = text(versions, name);
+  // The exporters first, then any other package a path declared (executorch), by name.
+  std::vector<std::string> names = {"onnxscript", "onnx", "onnxruntime"};
+  for (const auto& [name, value] : versions.items()) {
+    if (name != "torch" && name != "python" &&
+        std::find(names.begin(), names.end(), name) == names.end()) {
+      names.push_back(name);
+    }
+  }
+  for (const auto& name : names) {
+    const std::string value = text(versions, name.c_str());
     if (!value.empty())
       environment += fmt::format("{}{} {}", environment.empty() ? "" : ", ", name, value);
   }
