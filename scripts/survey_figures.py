@@ -66,11 +66,12 @@ def main() -> int:
     )
     versions = header.get("versions", {})
     library = header.get("library", {})
-    print(
-        f"- {library.get('name')} {library.get('version')}, torch {versions.get('torch')}, "
-        f"onnx {versions.get('onnx')}, onnxruntime {versions.get('onnxruntime')}, "
-        f"onnxscript {versions.get('onnxscript')}; {header.get('cores')} cores ({header.get('cpu')})"
-    )
+    # The exporters, then any other package a path declared (executorch), by name.
+    named = ["torch", "onnx", "onnxruntime", "onnxscript"]
+    named += sorted(k for k in versions if k not in named and k != "python")
+    listed = ", ".join(f"{name} {versions.get(name)}" for name in named if versions.get(name))
+    machine = f"{header.get('cores')} cores ({header.get('cpu')})"
+    print(f"- {library.get('name')} {library.get('version')}, {listed}; {machine}")
     if args.log:
         s = summary_fields(args.log)
         if s:

@@ -128,6 +128,12 @@ def test_a_zero_tolerance_tells_xnnpack_from_eager(survey: Path) -> None:
     assert "beyond tolerance" in exact["message"]
 
 
+def test_an_input_the_program_writes_into_is_not_taken_for_an_output(survey: Path) -> None:
+    found = cell(survey, "doubled_in_place")
+    assert found["status"] == "ok", found
+    assert found["input_mutations"] == 1 and found["max_abs_diff"] <= 1e-5
+
+
 def test_merge_classifies_the_failure_and_the_page_shows_the_share(
     capmap_bin: Path, survey: Path, tmp_path: Path
 ) -> None:
@@ -143,7 +149,8 @@ def test_merge_classifies_the_failure_and_the_page_shows_the_share(
     assert run_capmap(capmap_bin, "render", snapshot, "--html", page).returncode == 0
     html = page.read_text()
     assert "ExecuTorch (XNNPACK)" in html
-    assert cases["conv_relu"]["paths"]["executorch"]["figure"] in html
+    figure = cases["conv_relu"]["paths"]["executorch"]["figure"]
+    assert figure.replace(" %", "\u00a0%") in html  # the number keeps its percent sign
 
 
 def test_the_repro_script_stands_alone_and_reproduces(

@@ -53,6 +53,7 @@ PATH = CapturePath(
         "stages",
         "shared_trace",
         "figure",
+        "input_mutations",
     ),
     builds_on=("export",),
     fail_status="lower-fail",
@@ -139,6 +140,12 @@ def delegation(edge_program: Any) -> dict[str, Any]:
         "delegated_subgraphs": subgraphs,
         "undelegated_ops": dict(sorted(left.items(), key=lambda item: (-item[1], item[0]))),
     }
+
+
+def user_outputs(edge_program: Any) -> int:
+    """How many of the program's outputs are the case's own (not inputs it writes into)."""
+    specs = edge_program.graph_signature.output_specs
+    return sum(1 for spec in specs if getattr(spec.kind, "name", "") == "USER_OUTPUT")
 
 
 def share_figure(found: dict[str, Any]) -> str:
@@ -305,6 +312,12 @@ def probe(ctx: ProbeContext) -> dict[str, Any]:
     out, failed = run_program(ctx, buffer, stages)
     if failed is not None:
         return {**record, **failed}
+    # The method returns the new values of the inputs the program writes into before its own
+    # outputs (the caller's tensors stay as they were): the outputs are the last ones.
+    users = user_outputs(lowered.exported_program())
+    if len(out) > users:
+        record["input_mutations"] = len(out) - users
+        out = out[len(out) - users :]
     outputs = ctx.captured_tensors(out)
     record["snr_db"] = snr_db(ctx.reference, outputs)
     result = compare(ctx.reference, outputs, **ctx.compare_kwargs())
@@ -365,6 +378,9 @@ def repro_steps(spec: ReproSpec) -> ReproSteps:
             "        out = method.execute([x.contiguous() if torch.is_tensor(x) else x for x in leaves])",
             "    except Exception as exc:",
             '        return failed("run-fail", exc)',
-            "    return verdict(reference, captured_tensors(list(out)))",
+            "    # Inputs the program writes into come back first, before its own outputs.",
+            "    specs = lowered.exported_program().graph_signature.output_specs",
+            '    users = sum(1 for spec in specs if spec.kind.name == "USER_OUTPUT")',
+            "    return verdict(reference, captured_tensors(list(out)[len(out) - users :]))",
         ),
     )

@@ -34,6 +34,12 @@ def squashed(x: torch.Tensor) -> torch.Tensor:
     return torch.tanh(x)
 
 
+def doubled_in_place(x: torch.Tensor) -> torch.Tensor:
+    # The program writes into its input: ExecuTorch returns that input's new value first.
+    x.mul_(2.0)
+    return x + 1.0
+
+
 torch.manual_seed(0)
 case("conv_relu", G, ConvRelu(), [torch.randn(1, 3, 8, 8)])
 case("gated", G, gated, [torch.randn(2, 16)])
@@ -41,3 +47,4 @@ case("solved", G, solved, [torch.randn(3, 3) + 3 * torch.eye(3), torch.randn(3, 
 case("squashed", G, squashed, [4 * torch.randn(4, 256)])
 # The same program with no tolerance at all: the comparison shows XNNPACK's difference.
 case("squashed[exact]", G, squashed, [4 * torch.randn(4, 256)], atol=0.0, rtol=0.0)
+case("doubled_in_place", G, doubled_in_place, [torch.randn(2, 8)])
