@@ -33,13 +33,15 @@ std::map<std::string, json> flat_fields(const json& environment,
 }  // namespace
 
 std::vector<std::string> environment_differences(const json& a, const json& b,
-                                                 const std::vector<std::string>& library_fields) {
+                                                 const std::vector<std::string>& library_fields,
+                                                 const std::set<std::string>& ignored) {
   const auto flat_a = flat_fields(a, library_fields), flat_b = flat_fields(b, library_fields);
   std::set<std::string> keys;
   for (const auto& [key, value] : flat_a) keys.insert(key);
   for (const auto& [key, value] : flat_b) keys.insert(key);
   std::vector<std::string> out;
   for (const auto& key : keys) {
+    if (ignored.count(key)) continue;
     auto in_a = flat_a.find(key), in_b = flat_b.find(key);
     json va = in_a == flat_a.end() ? json() : in_a->second;
     json vb = in_b == flat_b.end() ? json() : in_b->second;
@@ -66,18 +68,25 @@ std::string version_difference(const json& a, const json& b) {
   const auto& fields = by_revision(a) && by_revision(b) ? kNameOnly : kReleaseLibraryFields;
   // A package only one side has (ExecuTorch in its own environment) decides only the cells of
   // the paths that need it, which the other side cannot have measured: it separates nothing.
-  auto one_sided = [&](const std::string& package) {
-    if (package == "torch" || package == "python") return false;
-    auto has = [&](const json& environment) {
-      const json versions = environment.value("versions", json::object());
-      return versions.is_object() && versions.contains(package) && !versions[package].is_null();
-    };
-    return has(a) != has(b);
+  auto installed = [](const json& environment) {
+    std::set<std::string> names;
+    const json versions = environment.value("versions", json::object());
+    if (!versions.is_object()) return names;
+    for (const auto& [name, version] : versions.items()) {
+      if (!version.is_null() && name != "torch" && name != "python") names.insert(name);
+    }
+    return names;
   };
+  const std::set<std::string> in_a = installed(a), in_b = installed(b);
+  std::set<std::string> one_sided;
+  for (const auto& name : in_a) {
+    if (!in_b.count(name)) one_sided.insert("versions." + name);
+  }
+  for (const auto& name : in_b) {
+    if (!in_a.count(name)) one_sided.insert("versions." + name);
+  }
   std::string out;
-  for (const auto& change : environment_differences(a, b, fields)) {
-    const std::string package = change.substr(0, change.find(' '));
-    if (package.find('.') == std::string::npos && one_sided(package)) continue;
+  for (const auto& change : environment_differences(a, b, fields, one_sided)) {
     out += (out.empty() ? "" : ", ") + change;
   }
   return out;

@@ -4,6 +4,7 @@
 // The one place that compares environments; callers choose which library
 // fields count.
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -15,9 +16,11 @@ inline const std::vector<std::string> kRunKeyLibraryFields = {"name", "revision"
 inline const std::vector<std::string> kReleaseLibraryFields = {"name", "version"};
 
 // "NAME A vs B" for each of the library fields named, each package version and each
-// setting that differs, in name order ("library.revision", "torch", "settings.opset").
+// setting that differs, in name order ("library.revision", "torch", "settings.opset"), but
+// the flat keys `ignored` names ("versions.executorch").
 std::vector<std::string> environment_differences(const nlohmann::json& a, const nlohmann::json& b,
-                                                 const std::vector<std::string>& library_fields);
+                                                 const std::vector<std::string>& library_fields,
+                                                 const std::set<std::string>& ignored = {});
 
 // "torch 2.12.0 vs 2.13.0": what separates two runs (library name and package
 // version, versions, settings) apart from the library revision, or empty. A package

@@ -11,7 +11,7 @@ from typing import Any
 import torch
 
 from capmap.compare import compare
-from capmap.probes.context import ProbeContext, Stopwatch, export_kind
+from capmap.probes.context import ProbeContext, Stopwatch
 from capmap.probes.path import CapturePath, ReproSpec, ReproSteps
 
 PATH = CapturePath(
@@ -44,21 +44,10 @@ def prepare() -> None:
 
 def probe(ctx: ProbeContext) -> dict[str, Any]:
     stages: dict[str, float] = {}
-    shared = ctx.products.get("export")
-    record: dict[str, Any] = {"shared_trace": shared is not None, "stages": stages}
-    program = shared
-    if program is None:
-        watch = Stopwatch()
-        try:
-            strict = bool(ctx.settings["export_strict"])
-            module = ctx.capture_module().eval()
-            # When the export path made this same call, its frames are already traced.
-            with ctx.library_trace(export_kind(strict)):
-                program = torch.export.export(module, ctx.capture_inputs(), strict=strict)
-        except Exception as exc:  # noqa: BLE001 - without a program there is nothing to compile
-            stages["export"] = watch.seconds()
-            return {"status": "export-fail", **record, **ctx.error_fields(exc)}
-        stages["export"] = watch.seconds()
+    record: dict[str, Any] = {"shared_trace": "export" in ctx.products, "stages": stages}
+    program, error = ctx.static_program(stages)
+    if error is not None:
+        return {"status": "export-fail", **record, **ctx.error_fields(error)}
 
     folder = tempfile.mkdtemp(prefix="capmap-aoti-")
     try:

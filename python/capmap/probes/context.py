@@ -83,6 +83,29 @@ class ProbeContext:
             finally:  # what dynamo traced before a failure counts too
                 self.files.add_code(code for codes in found for code in codes)
 
+    def static_program(self, stages: dict[str, float]) -> tuple[Any, BaseException | None]:
+        """The export path's program when it ran in this task, else this path's own
+        `torch.export.export` of the capture module, its seconds in `stages["export"]`: the
+        program, or the exception that kept it from being made."""
+        shared = self.products.get("export")
+        if shared is not None:
+            return shared, None
+        strict = bool(self.settings["export_strict"])
+        watch = Stopwatch()
+        try:
+            # When the export path made this same call, its frames are already traced.
+            with self.library_trace(export_kind(strict)):
+                module = self.capture_module().eval()
+                return torch.export.export(module, self.capture_inputs(), strict=strict), None
+        except Exception as exc:  # noqa: BLE001 - without a program there is nothing to build on
+            return None, exc
+        finally:
+            stages["export"] = watch.seconds()
+
+    def threads(self) -> int:
+        """The task's share of the CPU, for a runtime that sizes its own thread pool."""
+        return int(self.settings.get("threads") or torch.get_num_threads())
+
     def fresh_inputs(self) -> tuple[Any, ...]:
         """The case's inputs with fresh tensors (library objects rebuilt around them when flattening)."""
         if self.flat is not None:

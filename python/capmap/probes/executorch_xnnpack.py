@@ -20,7 +20,7 @@ import torch
 from torch.utils import _pytree as pytree
 
 from capmap.compare import compare
-from capmap.probes.context import ProbeContext, Stopwatch, captured_output, export_kind
+from capmap.probes.context import ProbeContext, Stopwatch, captured_output
 from capmap.probes.path import CapturePath, ReproSpec, ReproSteps
 
 PATH = CapturePath(
@@ -178,10 +178,6 @@ def snr_db(reference: list[torch.Tensor], outputs: list[torch.Tensor]) -> float 
     return round(10.0 * math.log10(signal / noise), 1)
 
 
-def _threads(ctx: ProbeContext) -> int:
-    return int(ctx.settings.get("threads") or torch.get_num_threads())
-
-
 def run_program(
     ctx: ProbeContext, buffer: bytes, stages: dict[str, float]
 ) -> tuple[Any, dict[str, Any] | None]:
@@ -191,7 +187,7 @@ def run_program(
     from executorch.runtime import Runtime
 
     # XNNPACK's pool sizes itself by the machine's cores; the task has its own share of them.
-    portable_lib._unsafe_reset_threadpool(_threads(ctx))
+    portable_lib._unsafe_reset_threadpool(ctx.threads())
     log: dict[str, Any] = {}
     watch = Stopwatch()
     try:
@@ -274,19 +270,10 @@ def quoted_frames(message: str, ctx: ProbeContext) -> list[str]:
 
 def probe(ctx: ProbeContext) -> dict[str, Any]:
     stages: dict[str, float] = {}
-    program = ctx.products.get("export")
-    record: dict[str, Any] = {"shared_trace": program is not None, "stages": stages}
-    if program is None:
-        watch = Stopwatch()
-        try:
-            strict = bool(ctx.settings["export_strict"])
-            with ctx.library_trace(export_kind(strict)):
-                module = ctx.capture_module().eval()
-                program = torch.export.export(module, ctx.capture_inputs(), strict=strict)
-        except Exception as exc:  # noqa: BLE001 - without a program there is nothing to lower
-            stages["export"] = watch.seconds()
-            return _failed(ctx, "export-fail", exc, record)
-        stages["export"] = watch.seconds()
+    record: dict[str, Any] = {"shared_trace": "export" in ctx.products, "stages": stages}
+    program, error = ctx.static_program(stages)
+    if error is not None:
+        return _failed(ctx, "export-fail", error, record)
     record["graph_inputs"] = len(program.graph_signature.user_inputs)
 
     watch = Stopwatch()

@@ -103,7 +103,7 @@ def ort_session(ctx: ProbeContext, proto: Any) -> Any:
     import onnxruntime
 
     options = onnxruntime.SessionOptions()
-    options.intra_op_num_threads = int(ctx.settings.get("threads") or torch.get_num_threads())
+    options.intra_op_num_threads = ctx.threads()
     options.inter_op_num_threads = 1
     options.log_severity_level = 3
     return onnxruntime.InferenceSession(
