@@ -2,7 +2,8 @@
 # Builds capmap's sdist, then from that sdist the wheel, and gives the wheel the manylinux tag
 # its binary meets (auditwheel checks that it links nothing but glibc). Prints the wheel's path.
 #   scripts/build_wheel.sh [OUT]     (OUT: default dist/)
-# A wheel already built from the same sources is kept: the sources' digest is written beside it.
+# A wheel already built from the same sources is kept, in OUT and in ~/.cache/capmap/wheels: the
+# sources' digest names it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-python3}
@@ -19,7 +20,25 @@ if [ -n "$wheel" ] && [ -e "$stamp" ]; then
   exit 0
 fi
 
+# Every clone of the same sources shares one build, kept outside the clone by their digest.
+kept_root=$HOME/.cache/capmap/wheels
+kept=$kept_root/$digest
 rm -rf "$out"/capmap-* "$out"/.sources-* "$out/raw"
+if [ -e "$kept/.complete" ]; then
+  cp "$kept"/capmap-* "$out"/
+  touch "$stamp"
+  ls "$out"/capmap-*-manylinux_*.whl
+  exit 0
+fi
+
+# ccache keys the objects by their preprocessed sources: the sdist is unpacked into a new
+# folder each time, and paths below it are hashed relative to it.
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+if command -v ccache >/dev/null; then
+  export TMPDIR=$work CMAKE_CXX_COMPILER_LAUNCHER=ccache CCACHE_DIR=$HOME/.cache/capmap/ccache \
+    CCACHE_BASEDIR=$work CCACHE_NOHASHDIR=1
+fi
 echo "build_wheel: building the sdist and, from it, the wheel (compiles the C++ engine)" >&2
 # --no-isolation: the build requirements (scikit-build-core, cmake, ninja) come from
 # requirements-dev.txt, so that no build reaches for the network.
@@ -29,4 +48,9 @@ $PY -m auditwheel repair --only-plat --plat auto \
 mv "$out"/raw/capmap-*.tar.gz "$out"/
 rm -rf "$out/raw"
 touch "$stamp"
+mkdir -p "$work/kept" "$kept_root"
+cp "$out"/capmap-* "$work/kept/" && touch "$work/kept/.complete"
+rm -rf "$kept" && mv -T "$work/kept" "$kept" || true
+# The five newest builds stay.
+ls -dt "$kept_root"/*/ | tail -n +6 | xargs -r rm -rf
 ls "$out"/capmap-*-manylinux_*.whl

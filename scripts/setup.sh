@@ -5,7 +5,7 @@ cd "$(dirname "$0")/.."
 
 apt_packages=(g++ make pkg-config nlohmann-json3-dev libsqlite3-dev libre2-dev libfmt-dev
   libcli11-dev libgtest-dev libtomlplusplus-dev zlib1g-dev sqlite3 chromium
-  chromium-driver clang-format clang-tidy)
+  chromium-driver clang-format clang-tidy ccache)
 missing=()
 for p in "${apt_packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

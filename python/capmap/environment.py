@@ -120,6 +120,23 @@ KERNEL_SETTINGS = (
 )
 
 
+# Variables torch reads only for its own CI: with `CI` set, inductor asserts on an implicit
+# fallback that has a decomposition and functorch turns custom-op aliasing warnings into errors.
+# GitHub Actions sets `CI=true` in every job, and a survey there must give the cells a laptop
+# gives, so the worker withholds them from torch (`withhold_ci_variables`) and says so.
+TORCH_CI_VARIABLES = ("CI",)
+_withheld: list[str] = []
+
+
+def withhold_ci_variables() -> list[str]:
+    """Removes `TORCH_CI_VARIABLES` from this process's environment; must run before torch is
+    imported (torch reads them at import). Returns the names it removed."""
+    for name in TORCH_CI_VARIABLES:
+        if os.environ.pop(name, None) is not None and name not in _withheld:
+            _withheld.append(name)
+    return list(_withheld)
+
+
 def cpu_vendor() -> str:
     try:
         with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
@@ -143,6 +160,8 @@ def machine() -> dict[str, Any]:
         found["onednn"] = bool(torch.backends.mkldnn.is_available())
         found["threads"] = torch.get_num_threads()
     found["settings"] = {k: os.environ[k] for k in KERNEL_SETTINGS if k in os.environ}
+    if _withheld:
+        found["withheld"] = list(_withheld)
     return found
 
 

@@ -28,7 +28,8 @@ std::string text_field(const json& object, const char* key, const std::string& w
 }
 
 // The header's `machine` as one line: vendor, the ISA torch dispatched to, the BLAS, the
-// thread count and the kernel settings the run was given (emulating another CPU, say).
+// thread count, the kernel settings the run was given (emulating another CPU, say) and the
+// variables the worker withheld from torch.
 std::string describe_kernels(const json& header, const std::string& where) {
   auto it = header.find("machine");
   if (it == header.end() || !it->is_object()) return {};
@@ -44,6 +45,12 @@ std::string describe_kernels(const json& header, const std::string& where) {
   if (auto s = it->find("settings"); s != it->end() && s->is_object()) {
     for (const auto& [name, value] : s->items()) {
       parts.push_back(name + "=" + (value.is_string() ? value.get<std::string>() : value.dump()));
+    }
+  }
+  // Variables the worker kept from torch (its own CI switches): the capture did not see them.
+  if (auto w = it->find("withheld"); w != it->end() && w->is_array()) {
+    for (const auto& name : *w) {
+      if (name.is_string()) parts.push_back(name.get<std::string>() + " withheld");
     }
   }
   std::string line;

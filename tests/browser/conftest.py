@@ -53,7 +53,7 @@ def render_page(capmap_bin: Path, tmp_path: Path) -> Callable[..., Path]:
             [str(capmap_bin), "render", str(snap), "--html", str(html), *flags],
             capture_output=True,
             text=True,
-            timeout=120,
+            timeout=600,
             check=False,
         )
         assert done.returncode == 0, done.stderr

@@ -24,7 +24,7 @@ def history_page(capmap_bin: Path, tmp_path_factory: pytest.TempPathFactory) -> 
         [str(capmap_bin), "history", *map(str, columns), "--out", str(out)],
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=600,
         check=False,
     )
     assert done.returncode == 0, done.stderr

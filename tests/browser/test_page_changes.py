@@ -35,7 +35,7 @@ def _changed(baseline: dict[str, Any]) -> dict[str, Any]:
 
 def _render(capmap_bin: Path, *args: str | Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [str(capmap_bin), "render", *map(str, args)], capture_output=True, text=True, timeout=120, check=False
+        [str(capmap_bin), "render", *map(str, args)], capture_output=True, text=True, timeout=600, check=False
     )
 
 

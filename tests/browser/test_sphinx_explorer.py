@@ -36,7 +36,7 @@ def sphinx_page(capmap_bin: Path, tmp_path_factory: pytest.TempPathFactory) -> P
         [str(capmap_bin), "render", str(snap), "--rst", str(docs / "compat.rst")],
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=600,
         check=False,
     )
     assert done.returncode == 0, done.stderr

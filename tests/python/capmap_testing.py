@@ -14,6 +14,7 @@ import sys
 import time
 import uuid
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -48,7 +49,7 @@ def capmap_bin() -> Path:
 
 
 def run_capmap(
-    binary: Path, *args: str | Path, timeout: float = 120, cwd: Path | None = None
+    binary: Path, *args: str | Path, timeout: float = 600, cwd: Path | None = None
 ) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [str(binary), *map(str, args)],
@@ -171,7 +172,7 @@ class WorkerHarness:
             os.close(self.commands_w)
             self.commands_w = -1
 
-    def event(self, timeout: float = 60) -> dict[str, Any] | None:
+    def event(self, timeout: float = 300) -> dict[str, Any] | None:
         """The next event, or None at end of file. Fails the test after `timeout` seconds."""
         deadline = time.monotonic() + timeout
         while b"\n" not in self._buffer:
@@ -191,7 +192,7 @@ class WorkerHarness:
         return json.loads(line)
 
     def run_task(
-        self, task: int, case: str, paths: list[str], timeout: float = 120, threads: int = 1
+        self, task: int, case: str, paths: list[str], timeout: float = 600, threads: int = 1
     ) -> list[dict[str, Any]]:
         """Sends one task; returns its events up to and including `done`."""
         self.send({"type": "task", "task": task, "case": case, "paths": paths, "threads": threads})
@@ -257,3 +258,14 @@ def toy_library(base: Path, package: str, ops: str, registry_text: str) -> Itera
         sys.path.remove(str(base))
         for name in [n for n in sys.modules if n == package or n.startswith(f"{package}.")]:
             del sys.modules[name]
+
+
+@dataclass
+class RegistryDigests:
+    """`scripts/registry_digests.py` over the bundled Kornia registry on this machine as is,
+    compared with the published survey's input digests (`--against`)."""
+
+    done: subprocess.CompletedProcess[str]
+    recipes: dict[str, str]
+    values: dict[str, str]
+    published_cases: int

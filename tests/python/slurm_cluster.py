@@ -157,7 +157,7 @@ def slurm_cluster() -> Iterator[SlurmCluster]:
                 while not (folder / "munge.socket").exists() and time.monotonic() < deadline:
                     time.sleep(0.1)
         cluster = SlurmCluster(folder, conf, processes)
-        _wait_for_node(cluster, 60)
+        _wait_for_node(cluster, 180)
         yield cluster
     finally:
         if processes.get("slurmctld") is not None and processes["slurmctld"].poll() is None:

@@ -304,7 +304,7 @@ def test_bad_change_options_are_one_line_and_exit_2(capmap_bin: Path, library: P
     assert done.returncode == 2
     assert done.stderr == f"capmap: {bad}: not a capmap snapshot: no integer 'schema_version'\n"
     done = capmap(capmap_bin, library, "run", REGISTRY, "--store", store, "--changed-since", "no-such-rev",
-                  timeout=120)  # fmt: skip
+                  timeout=600)  # fmt: skip
     assert done.returncode == 2
     assert done.stderr.startswith("capmap: --changed-since no-such-rev: git diff failed")
     assert not store.exists()

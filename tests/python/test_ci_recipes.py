@@ -189,7 +189,7 @@ def test_the_slurm_recipe_runs_on_a_real_slurm_cluster(
             capture_output=True,
             text=True,
             env=env,
-            timeout=60,
+            timeout=600,
             check=False,
         )
         assert done.returncode == 0, done.stdout + done.stderr + cluster.logs()

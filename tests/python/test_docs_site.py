@@ -114,7 +114,7 @@ def _text_of(page: Path) -> str:
 @pytest.mark.parametrize("subcommand", ["", "run", "history"])
 def test_the_cli_page_holds_the_binarys_own_help(site: Path, capmap_bin: Path, subcommand: str) -> None:
     command = [str(capmap_bin), *([subcommand] if subcommand else []), "--help"]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=60, env=python_env(), check=True)
+    done = subprocess.run(command, capture_output=True, text=True, timeout=600, env=python_env(), check=True)
     page = _text_of(site / "cli.html")
     lines = [line.rstrip() for line in done.stdout.strip().splitlines() if line.strip()]
     assert lines

@@ -161,7 +161,7 @@ def worker_listing(*registries: str | Path) -> dict:
         capture_output=True,
         text=True,
         env=python_env(),
-        timeout=60,
+        timeout=600,
         check=True,
     )
     return json.loads(done.stdout)
@@ -247,7 +247,7 @@ def test_a_build_of_the_checkout_runs_the_checkouts_worker(capmap_bin: Path, tmp
         capture_output=True,
         text=True,
         env=env,
-        timeout=120,
+        timeout=600,
         check=False,
     )
     assert done.returncode == 0, done.stderr

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import json
+import os
 import subprocess
 from pathlib import Path
 
 import pytest
 from capmap import environment
 from capmap.probes import catalog
+from capmap_testing import python_env, records
 
 
 def git(folder: Path, *args: str) -> str:
@@ -70,3 +73,55 @@ def test_versions_name_every_keyed_package() -> None:
     assert set(found) == {"torch", "onnx", "onnxruntime", "onnxscript", "python"}
     assert found["torch"] and found["python"].count(".") == 2
     assert environment.package_version("capmap_no_such_distribution") is None
+
+
+# A case that fails on every path when the capture sees torch's CI switches: the variable itself,
+# and the two settings torch derives from it at import.
+CI_REGISTRY = """\
+import os
+
+import torch
+import torch._functorch.config as functorch_config
+from capmap import case, library
+
+library("ci_probe")
+SEEN = [name for name in ("CI",) if name in os.environ]
+if functorch_config.error_on_custom_op_aliasing:
+    SEEN.append("error_on_custom_op_aliasing")
+
+
+def clean(x: torch.Tensor) -> torch.Tensor:
+    if SEEN or os.environ.get("CI"):
+        raise RuntimeError(f"the capture sees {SEEN or ['CI']}")
+    return x * 2
+
+
+case("clean", "env", clean, (torch.ones(3),))
+"""
+
+
+def test_a_run_under_ci_true_captures_without_it(capmap_bin: Path, tmp_path: Path) -> None:
+    registry = tmp_path / "ci_probe.py"
+    registry.write_text(CI_REGISTRY)
+    out = tmp_path / "out"
+    done = subprocess.run(
+        [str(capmap_bin), "run", str(registry), "--paths", "eager,export,compile", "--jobs", "1",
+         "--store", str(out / "results.db"), "--out", str(out)],
+        capture_output=True, text=True, timeout=600, check=False, env=python_env(CI="true"),
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    found = records(out / "results.db")
+    for path in ("eager", "export", "compile"):
+        assert found[("clean", path)]["status"] == "ok", found[("clean", path)]
+    header = json.loads((out / "snapshot.json").read_text())["header"]
+    assert header["machine"]["withheld"] == ["CI"]
+    assert "CI withheld" in (out / "page.html").read_text()
+
+
+def test_withholding_removes_only_torch_s_ci_variables(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CI", "true")
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    monkeypatch.setattr(environment, "_withheld", [])
+    assert environment.withhold_ci_variables() == ["CI"]
+    assert "CI" not in os.environ and os.environ["GITHUB_ACTIONS"] == "true"
+    assert environment.machine()["withheld"] == ["CI"]

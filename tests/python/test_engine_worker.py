@@ -174,11 +174,11 @@ def test_worker_exits_on_quit_and_on_closed_channel(worker_factory) -> None:
     w = worker_factory([EXAMPLE])
     assert w.event()["type"] == "hello"
     w.send({"type": "quit"})
-    assert w.proc.wait(timeout=10) == 0
+    assert w.proc.wait(timeout=60) == 0
     w2 = worker_factory([EXAMPLE])
     assert w2.event()["type"] == "hello"
     w2.close_commands()
-    assert w2.proc.wait(timeout=10) == 0
+    assert w2.proc.wait(timeout=60) == 0
     assert w2.event(5) is None
 
 
@@ -191,8 +191,8 @@ def test_child_dies_with_its_worker(worker_factory, fault_registry: Path) -> Non
     child = started["pid"]
     assert w.event()["type"] == "path"
     os.kill(w.proc.pid, signal.SIGKILL)
-    w.proc.wait(timeout=5)
-    assert wait_until_gone(fault_registry, 2.0) == [], f"child {child} outlived its worker"
+    w.proc.wait(timeout=60)
+    assert wait_until_gone(fault_registry, 10.0) == [], f"child {child} outlived its worker"
 
 
 def test_registry_errors_are_one_line_and_exit_2(tmp_path: Path) -> None:
@@ -203,7 +203,7 @@ def test_registry_errors_are_one_line_and_exit_2(tmp_path: Path) -> None:
         capture_output=True,
         text=True,
         env=python_env(),
-        timeout=60,
+        timeout=600,
         check=False,
     )
     assert done.returncode == 2
@@ -218,7 +218,7 @@ def test_list_prints_hello_on_stdout() -> None:
         capture_output=True,
         text=True,
         env=python_env(),
-        timeout=60,
+        timeout=600,
         check=False,
     )
     assert done.returncode == 0, done.stderr
@@ -273,11 +273,11 @@ def test_each_live_worker_gets_its_own_compile_cache_and_slots_are_reused(tmp_pa
         assert first.stdout is not None and second.stdout is not None
         dirs = {first.stdout.readline().strip(), second.stdout.readline().strip()}
         assert len(dirs) == 2
-        first.communicate("", timeout=30)
+        first.communicate("", timeout=120)
         third = start()
         assert third.stdout is not None
         reused = third.stdout.readline().strip()
-        third.communicate("", timeout=30)
+        third.communicate("", timeout=120)
         assert reused in dirs
     finally:
         for p in (first, second):
@@ -368,5 +368,7 @@ def test_a_warmed_worker_forks_with_one_thread_and_its_children_compile_warm(
     fork = next(line for line in lines if line.get("task") == 1)
     assert fork["parent_threads"] == 1
     # The child met a compiler that had already started up: a cold one spends well over a
-    # second in its first compile even on a warm disk cache (imports, CPU probe, toolchain).
-    assert records["compile"]["compile_seconds"] < 0.5 * warm["paths"]["compile"]
+    # second in its first compile (imports, CPU probe, toolchain), a warm one a tenth of that.
+    # Both figures come from one process under the same load; the bound is ten times the
+    # typical ratio, so only a child that starts the compiler again fails it.
+    assert records["compile"]["compile_seconds"] < warm["paths"]["compile"]

@@ -436,7 +436,7 @@ def test_the_request_file_is_removed_once_read(checkout: Path, tmp_path: Path, b
     ]
     env = python_env(PYTHONPATH=str(PYTHON_DIR))
     done = subprocess.run(
-        argv, capture_output=True, text=True, env=env, cwd=checkout, timeout=120, check=False
+        argv, capture_output=True, text=True, env=env, cwd=checkout, timeout=600, check=False
     )
     # Read and gone, answered or not: a capmap killed meanwhile leaves nothing in the temp folder.
     assert not request.exists()

@@ -1,42 +1,23 @@
 """The Kornia survey end to end through the real binary: the eager pass over every case, split
-across workers, and the quick tier through all four paths to a snapshot and a page."""
+across workers, and the quick tier through all four paths to a snapshot and a page. Both are
+shared fixtures (conftest.py, user_install.py): other tests read the same runs."""
 
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 
 from capmap_testing import records, run_capmap
+from user_install import UserSurvey
 
 KORNIA = "capmap.registries.kornia"
 SUPPORTED = {"ok", "ok-breaks", "ok-unverified"}
 
 
-def test_eager_pass_over_the_whole_registry(capmap_bin: Path, tmp_path: Path) -> None:
-    store = tmp_path / "eager.db"
-    started = time.perf_counter()
-    done = run_capmap(
-        capmap_bin,
-        "run",
-        KORNIA,
-        "--all",
-        "--paths",
-        "eager",
-        "--jobs",
-        "2",
-        "--timeout",
-        "120",
-        "--store",
-        store,
-        "--no-merge",
-        timeout=1800,
-    )
-    print(f"eager pass over the whole Kornia registry: {time.perf_counter() - started:.0f} s")
-    assert done.returncode == 0, done.stderr[-2000:]
+def test_eager_pass_over_the_whole_registry(capmap_bin: Path, kornia_eager_store: Path) -> None:
     listed = json.loads(run_capmap(capmap_bin, "list", KORNIA, "--json").stdout)["cases"]
     assert len(listed) >= 1200
-    found = records(store)
+    found = records(kornia_eager_store)
     problems = []
     for c in listed:
         record = found.get((c["name"], "eager"))
@@ -56,24 +37,10 @@ def test_eager_pass_over_the_whole_registry(capmap_bin: Path, tmp_path: Path) ->
     assert not problems, "\n".join(problems)
 
 
-def test_quick_tier_through_all_paths(capmap_bin: Path, tmp_path: Path) -> None:
+def test_quick_tier_through_all_paths(user_survey: UserSurvey) -> None:
     """What the README's first command runs: the default registry's quick tier, merged and
-    rendered."""
-    out = tmp_path / "results"
-    started = time.perf_counter()
-    done = run_capmap(
-        capmap_bin,
-        "run",
-        "--jobs",
-        "2",
-        "--store",
-        out / "results.db",
-        "--out",
-        out,
-        timeout=2400,
-        cwd=tmp_path,
-    )
-    print(f"quick tier, all paths: {time.perf_counter() - started:.0f} s")
+    rendered, by capmap as a user installs it (the wheel's survey, shared with test_wheel)."""
+    done, out = user_survey.survey, user_survey.out
     assert done.returncode == 0, done.stderr[-3000:]
     snapshot = json.loads((out / "snapshot.json").read_text())
     assert snapshot["header"]["library"]["name"] == "kornia"

@@ -39,7 +39,7 @@ def test_a_path_runs_after_the_paths_it_builds_on() -> None:
 
 def test_the_worker_hello_announces_the_paths() -> None:
     command = [sys.executable, "-m", "capmap.worker", "--list", EXAMPLE]
-    hello = json.loads(subprocess.check_output(command, text=True, env=python_env(), timeout=120))
+    hello = json.loads(subprocess.check_output(command, text=True, env=python_env(), timeout=600))
     assert [p["name"] for p in hello["paths"]] == catalog.names()
     onnx = next(p for p in hello["paths"] if p["name"] == "onnx")
     assert onnx["label"] == "ONNX" and onnx["statuses"]["ort-run-fail"] == "fail"

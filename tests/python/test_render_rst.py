@@ -49,7 +49,7 @@ def sphinx_build(project: Path) -> subprocess.CompletedProcess[str]:
 
 def render(capmap_bin: Path, *args: str | Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [str(capmap_bin), "render", *map(str, args)], capture_output=True, text=True, timeout=120, check=False
+        [str(capmap_bin), "render", *map(str, args)], capture_output=True, text=True, timeout=600, check=False
     )
 
 

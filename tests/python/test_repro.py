@@ -275,7 +275,7 @@ def test_the_import_guard_refuses_capmap_in_a_script(survey: Survey, tmp_path: P
         env=survey.guard_env,
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=600,
         check=False,
     )
     assert done.returncode != 0 and "a repro script imported capmap" in done.stderr

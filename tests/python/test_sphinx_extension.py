@@ -216,7 +216,7 @@ def test_render_check_says_when_a_committed_page_has_drifted(capmap_bin: Path, t
             [str(capmap_bin), "render", str(snap), "--rst", str(page), *flags],
             capture_output=True,
             text=True,
-            timeout=120,
+            timeout=600,
             check=False,
         )
 

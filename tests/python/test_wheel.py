@@ -1,82 +1,20 @@
 """capmap as a user installs it: the wheel scripts/build_wheel.sh builds from the sdist, in a fresh
 venv with nothing of this checkout on its paths. Its binary links nothing but glibc, so it runs
 where Debian's fmt, re2 and toml++ cannot be found; with torch and the extras installed in that
-venv, `capmap run` finds the venv's Python for its workers by itself."""
+venv, `capmap run` finds the venv's Python for its workers by itself. The wheel, the venv and the
+survey in it are shared fixtures (user_install.py)."""
 
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import sys
 import zipfile
 from pathlib import Path
 
-import pytest
 from capmap_testing import REPO
-
-# What the manylinux policy lets an executable link: glibc's own libraries and the loader.
-ALLOWED = {"linux-vdso.so.1", "libc.so.6", "libm.so.6", "libpthread.so.0", "libdl.so.2", "librt.so.1"}
-LOADER = "ld-linux-x86-64.so.2"
-# The Debian libraries the engine used to link: hidden (bound over with /dev/null) in a mount
-# namespace of its own, the installed binary must still run.
-HIDDEN = ("libfmt.so.9", "libre2.so.9", "libtomlplusplus.so.3", "libsqlite3.so.0", "libz.so.1")
-# While workers run, Python's own zlib and sqlite3 modules need the last two.
-HIDDEN_FROM_RUNS = HIDDEN[:3]
-LIBDIR = Path("/usr/lib/x86_64-linux-gnu")
-
-
-@pytest.fixture(scope="module")
-def wheel() -> Path:
-    """The wheel of these sources: built once, kept while they do not change."""
-    done = subprocess.run(
-        ["bash", str(REPO / "scripts" / "build_wheel.sh")],
-        capture_output=True, text=True, timeout=1800, check=False,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-4000:]
-    path = Path(done.stdout.strip().splitlines()[-1])
-    assert path.is_file(), done.stdout
-    return path if path.is_absolute() else REPO / path
-
-
-def clean_env(venv: Path) -> dict[str, str]:
-    """What a user's shell has after `source venv/bin/activate`: no PYTHONPATH, no CAPMAP_PYTHON,
-    no other Python with torch on PATH."""
-    keep = {k: v for k, v in os.environ.items() if k in ("HOME", "LANG", "TMPDIR", "TERM")}
-    return {**keep, "PATH": f"{venv / 'bin'}:/usr/bin:/bin", "VIRTUAL_ENV": str(venv)}
-
-
-@pytest.fixture(scope="module")
-def venv(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("user") / "venv"
-    subprocess.run([sys.executable, "-m", "venv", str(folder)], check=True, timeout=300)
-    pip(folder, str(wheel))
-    return folder
-
-
-def pip(venv: Path, *args: str) -> None:
-    argv = [str(venv / "bin" / "python"), "-m", "pip", "install", "-q", "-c", str(REPO / "constraints.txt")]
-    done = subprocess.run(
-        [*argv, *args], capture_output=True, text=True, env=clean_env(venv), timeout=1200, check=False
-    )
-    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
-
-
-def masked(argv: list[str], hidden: tuple[str, ...] = HIDDEN) -> list[str]:
-    """argv run in a mount namespace where the `hidden` Debian libraries are empty files."""
-    binds = " && ".join(f"mount --bind /dev/null {(LIBDIR / name).resolve()}" for name in hidden)
-    return ["unshare", "--mount", "--", "sh", "-c", f'{binds} && exec "$@"', "sh", *argv]
-
-
-def user_run(
-    venv: Path, *args: str | Path, cwd: Path, hidden: tuple[str, ...] = HIDDEN
-) -> subprocess.CompletedProcess[str]:
-    argv = [str(venv / "bin" / "capmap"), *map(str, args)]
-    return subprocess.run(
-        masked(argv, hidden),
-        capture_output=True, text=True, env=clean_env(venv), cwd=cwd, timeout=1800, check=False,
-    )  # fmt: skip
+from user_install import ALLOWED, LOADER, UserSurvey, clean_env, masked, user_run
 
 
 def test_the_wheel_is_manylinux_and_its_binary_links_only_glibc(wheel: Path, tmp_path: Path) -> None:
@@ -128,49 +66,22 @@ def test_the_installed_binary_renders_diffs_and_tracks_history_without_them(
     assert "2.9.1" in (tmp_path / "history" / "history.md").read_text()
 
 
-def test_a_user_venv_surveys_the_quick_tier_with_its_own_python(
-    wheel: Path, venv: Path, tmp_path: Path
-) -> None:
+def test_a_user_venv_surveys_the_quick_tier_with_its_own_python(user_survey: UserSurvey) -> None:
     # Nothing else on PATH could run the workers: the only Python with torch is the venv's.
     if Path("/usr/bin/python3").exists():
         system = subprocess.run(["/usr/bin/python3", "-c", "import torch"], capture_output=True, check=False)
         assert system.returncode != 0, "/usr/bin/python3 has torch: the test would not show which Python ran"
-    pip(venv, "torch==2.13.0")
     # The bundled registry without its library says which extra brings it, before any work.
-    done = user_run(venv, "run", "--store", tmp_path / "none.db", cwd=tmp_path, hidden=HIDDEN_FROM_RUNS)
+    done = user_survey.without_kornia
     assert done.returncode == 2, done.stderr
     assert "pip install 'capmap[kornia]'" in done.stderr, done.stderr
-    assert not (tmp_path / "none.db").exists()
-    pip(venv, f"capmap[kornia] @ file://{wheel}")
     # A path whose exporter is missing: one line naming the extra, exit 2, nothing stored.
-    done = user_run(
-        venv,
-        "run",
-        "--paths",
-        "eager,onnx",
-        "--store",
-        tmp_path / "none.db",
-        cwd=tmp_path,
-        hidden=HIDDEN_FROM_RUNS,
-    )
+    done = user_survey.without_onnx
     assert done.returncode == 2, done.stderr
     lines = [line for line in done.stderr.splitlines() if line.startswith("capmap:")]
     assert len(lines) == 1 and "pip install 'capmap[onnx]'" in lines[0], done.stderr
-    assert not (tmp_path / "none.db").exists()
-    pip(venv, f"capmap[onnx] @ file://{wheel}")
-    out = tmp_path / "results"
-    done = user_run(
-        venv,
-        "run",
-        "--jobs",
-        "2",
-        "--store",
-        out / "results.db",
-        "--out",
-        out,
-        cwd=tmp_path,
-        hidden=HIDDEN_FROM_RUNS,
-    )
+    assert not user_survey.refused_store.exists()
+    done, out = user_survey.survey, user_survey.out
     assert done.returncode == 0, done.stderr[-3000:]
     snapshot = json.loads((out / "snapshot.json").read_text())
     assert snapshot["header"]["complete"] is True

@@ -2,6 +2,11 @@
 
 import sys
 
-from capmap.worker.entry import main
+from capmap.environment import withhold_ci_variables
+
+# Before anything imports torch: it reads CI at import time.
+withhold_ci_variables()
+
+from capmap.worker.entry import main  # noqa: E402
 
 sys.exit(main())

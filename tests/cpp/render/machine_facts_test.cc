@@ -27,6 +27,16 @@ TEST(MachineFacts, TheKernelsAreOneLine) {
             std::string::npos);
 }
 
+TEST(MachineFacts, AVariableKeptFromTorchIsNamed) {
+  nlohmann::json snapshot = testing::small_snapshot();
+  snapshot["header"]["machine"] = {{"vendor", "AuthenticAMD"},
+                                   {"threads", 2},
+                                   {"withheld", {"CI", 7}}};
+  // A name that is not a string is left out.
+  PageModel m = build_page_model(snapshot, {});
+  EXPECT_EQ(fact(m, "Kernels"), "AuthenticAMD, 2 threads, CI withheld");
+}
+
 TEST(MachineFacts, OlderSnapshotsRenderWithoutIt) {
   nlohmann::json snapshot = testing::small_snapshot();
   snapshot["header"]["machine"] = nullptr;

@@ -85,7 +85,9 @@ TEST(ReproWriter, StopEndsAWriterThatIgnoresSigterm) {
     writer.stop();
     EXPECT_TRUE(gone(dir.path()));
   }
-  EXPECT_LT(std::chrono::steady_clock::now() - begin, std::chrono::seconds(15));
+  // It waits out a grace of 3 s, then kills; the bound is ten times that, so a loaded machine
+  // still passes while a writer that is never killed does not.
+  EXPECT_LT(std::chrono::steady_clock::now() - begin, std::chrono::seconds(30));
 }
 
 TEST(ReproWriter, AnInterruptWhileWaitingStopsTheWriter) {
