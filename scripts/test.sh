@@ -103,10 +103,13 @@ mkdir -p "$cache/envs"
 export CAPMAP_EXECUTORCH_PYTHON="$et_env/bin/python"
 phase "the ExecuTorch environment"
 
-# No installed plugin loads: the tests see the pytest they declare and nothing more.
+# No installed plugin loads: the tests see the pytest they declare and nothing more. Two
+# pytest-xdist workers share the tests by group (tests/conftest.py): most tests wait on a
+# process of their own much of the time.
 export PYTEST_DISABLE_PLUGIN_AUTOLOAD=1
 status=0
-$PY -m pytest -q -p no:cacheprovider --durations=25 "$@" || status=$?
+$PY -m pytest -q -p no:cacheprovider -p xdist.plugin -n "$jobs" --dist loadgroup --durations=25 "$@" ||
+  status=$?
 phase "pytest"
 echo "test: $(( ($(date +%s) - started) / 60 )) min $(( ($(date +%s) - started) % 60 )) s in all"
 exit $status
