@@ -29,9 +29,8 @@ TEST(MachineFacts, TheKernelsAreOneLine) {
 
 TEST(MachineFacts, AVariableKeptFromTorchIsNamed) {
   nlohmann::json snapshot = testing::small_snapshot();
-  snapshot["header"]["machine"] = {{"vendor", "AuthenticAMD"},
-                                   {"threads", 2},
-                                   {"withheld", {"CI", 7}}};
+  snapshot["header"]["machine"] = {
+      {"vendor", "AuthenticAMD"}, {"threads", 2}, {"withheld", {"CI", 7}}};
   // A name that is not a string is left out.
   PageModel m = build_page_model(snapshot, {});
   EXPECT_EQ(fact(m, "Kernels"), "AuthenticAMD, 2 threads, CI withheld");
