@@ -31,6 +31,8 @@ def group_of(item: pytest.Item) -> str:
     return SHARED.get(module, module)
 
 
+# Before pytest-xdist's own hook, which reads the groups into the tests' ids.
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         item.add_marker(pytest.mark.xdist_group(group_of(item)))

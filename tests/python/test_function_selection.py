@@ -125,6 +125,7 @@ def checkout(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (root / "toyops" / "capture.py").write_text(CAPTURE)
     (root / "toyops" / "exact.py").write_text(EXACT)
     (root / "capture_registry.py").write_text(CAPTURE_REGISTRY)
+    (root / ".gitignore").write_text("__pycache__/\n")
     git(root, "init", "-q")
     git(root, "add", "-A")
     git(root, "commit", "-q", "-m", "base")
