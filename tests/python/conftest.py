@@ -11,9 +11,11 @@ import os
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from capmap import file_trace, registry, surveyed_library
 from capmap.worker.process_control import keyed_cache_folder
 from capmap_testing import (
     REPO,
@@ -40,6 +42,22 @@ def pytest_configure() -> None:
         tempfile.gettempdir(), f"torchinductor_{getpass.getuser()}"
     )
     os.environ["TORCHINDUCTOR_CACHE_DIR"] = keyed_cache_folder(chosen)
+
+
+@pytest.fixture(autouse=True)
+def process_state_of_its_own() -> Iterator[None]:
+    """Each test starts from the state a fresh worker process has and leaves none behind: a
+    registry loaded in this process names the library its cases are attributed to, so without
+    this a test's verdict would depend on which tests pytest-xdist ran before it on the same
+    worker."""
+    kept = (surveyed_library.declared(), registry.loaded_specs(), list(file_trace._shared_folder))
+    surveyed_library.survey(None)
+    file_trace.share_code_hashes(None)
+    registry._loaded_specs = None
+    yield
+    surveyed_library.survey(kept[0])
+    registry._loaded_specs = kept[1]
+    file_trace.share_code_hashes(kept[2][0] if kept[2] else None)
 
 
 @pytest.fixture(scope="session")
