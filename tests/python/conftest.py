@@ -44,20 +44,17 @@ def pytest_configure() -> None:
     os.environ["TORCHINDUCTOR_CACHE_DIR"] = keyed_cache_folder(chosen)
 
 
-@pytest.fixture(autouse=True)
+@pytest.fixture(scope="module", autouse=True)
 def process_state_of_its_own() -> Iterator[None]:
-    """Each test starts from the state a fresh worker process has and leaves none behind: a
-    registry loaded in this process names the library its cases are attributed to, so without
-    this a test's verdict would depend on which tests pytest-xdist ran before it on the same
-    worker."""
-    kept = (surveyed_library.declared(), registry.loaded_specs(), list(file_trace._shared_folder))
+    """Each module starts from the state a fresh process has: a registry loaded in this process
+    names the library its cases are attributed to, and without this a module's verdict would
+    depend on which modules pytest-xdist ran before it on the same worker. A module's tests run
+    in their file's order on one worker (tests/conftest.py), so within it the state flows as in
+    a run of the module alone. Runs before the module's own fixtures (autouse comes first)."""
     surveyed_library.survey(None)
     file_trace.share_code_hashes(None)
     registry._loaded_specs = None
     yield
-    surveyed_library.survey(kept[0])
-    registry._loaded_specs = kept[1]
-    file_trace.share_code_hashes(kept[2][0] if kept[2] else None)
 
 
 @pytest.fixture(scope="session")
