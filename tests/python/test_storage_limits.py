@@ -168,7 +168,11 @@ def test_a_store_whose_folder_vanishes_during_the_run_is_named(capmap_bin: Path,
     run = start_run(capmap_bin, registry, store)
     try:
         wait_for_records(store, 1, run)
-        shutil.rmtree(folder)
+        # At once, as a user's `rm -r` or `mv` looks to the run: rmtree alone removes the store
+        # before its folder, and a write between the two rightly names the store instead.
+        gone = tmp_path / "removed"
+        folder.rename(gone)
+        shutil.rmtree(gone)
     finally:
         _, errors = run.communicate(timeout=180)
     assert run.returncode == 2, errors
