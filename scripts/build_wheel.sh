@@ -32,12 +32,16 @@ if [ -e "$kept/.complete" ]; then
 fi
 
 # ccache keys the objects by their preprocessed sources: the sdist is unpacked into a new
-# folder each time, and paths below it are hashed relative to it.
+# folder each time, and paths below it are hashed relative to it. It keys them by the compiler's
+# name and the locale too: scripts/test.sh builds with CMake's default c++ under LANG=C.UTF-8 and
+# the same flags, so with these the tests build finds this build's objects (scikit-build-core
+# would otherwise name Python's own compiler, g++).
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 if command -v ccache >/dev/null; then
   export TMPDIR=$work CMAKE_CXX_COMPILER_LAUNCHER=ccache CCACHE_DIR=$HOME/.cache/capmap/ccache \
-    CCACHE_BASEDIR=$work CCACHE_NOHASHDIR=1
+    CCACHE_BASEDIR=$work CCACHE_NOHASHDIR=1 CXX=${CXX:-c++} LANG=C.UTF-8
+  unset LC_ALL LC_CTYPE LC_MESSAGES
 fi
 echo "build_wheel: building the sdist and, from it, the wheel (compiles the C++ engine)" >&2
 # --no-isolation: the build requirements (scikit-build-core, cmake, ninja) come from

@@ -108,8 +108,11 @@ phase "the ExecuTorch environment"
 # process of their own much of the time.
 export PYTEST_DISABLE_PLUGIN_AUTOLOAD=1
 status=0
-$PY -m pytest -q -p no:cacheprovider -p xdist.plugin -n "$jobs" --dist loadgroup --durations=25 "$@" ||
-  status=$?
+# Every test's seconds go to build/pytest-times.xml too: the table after pytest's own says which
+# modules the minutes went to (scripts/test_times.py).
+$PY -m pytest -q -p no:cacheprovider -p xdist.plugin -n "$jobs" --dist loadgroup --durations=25 \
+  --junitxml=build/pytest-times.xml "$@" || status=$?
 phase "pytest"
+[ -f build/pytest-times.xml ] && { $PY scripts/test_times.py build/pytest-times.xml || true; }
 echo "test: $(( ($(date +%s) - started) / 60 )) min $(( ($(date +%s) - started) % 60 )) s in all"
 exit $status

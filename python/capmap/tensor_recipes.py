@@ -158,16 +158,20 @@ class _Identities:
             return b"T" + self.book.identity(value)
         if value is None or isinstance(value, (bool, int, float, complex, str, bytes)):
             return f"{type(value).__name__}:{value!r}".encode()
+        # Containers before the generator test: isinstance against torch.Generator goes through
+        # a Python metaclass hook, and no container is a generator.
+        if depth <= 8:
+            if isinstance(value, (list, tuple)):
+                return _hash(type(value).__name__.encode(), *(self.of(v, depth + 1) for v in value))
+            if isinstance(value, dict):
+                items = (self.of(k, depth + 1) + self.of(v, depth + 1) for k, v in value.items())
+                return _hash(b"dict", *items)
+            if isinstance(value, slice):
+                return _hash(b"slice", self.of(value.start), self.of(value.stop), self.of(value.step))
         if isinstance(value, torch.Generator):
             return b"G" + _hash(value.get_state().numpy().tobytes())
         if depth > 8:
             return f"deep:{type(value).__name__}".encode()
-        if isinstance(value, (list, tuple)):
-            return _hash(type(value).__name__.encode(), *(self.of(v, depth + 1) for v in value))
-        if isinstance(value, dict):
-            return _hash(b"dict", *(self.of(k, depth + 1) + self.of(v, depth + 1) for k, v in value.items()))
-        if isinstance(value, slice):
-            return _hash(b"slice", self.of(value.start), self.of(value.stop), self.of(value.step))
         if isinstance(value, (torch.dtype, torch.device, torch.Size, torch.layout, torch.memory_format)):
             return f"torch:{value}".encode()
         if callable(value) and hasattr(value, "__qualname__"):
@@ -176,20 +180,35 @@ class _Identities:
         return f"object:{type(value).__module__}.{type(value).__qualname__}".encode()
 
 
-def _tensors_in(value: Any, depth: int = 0) -> Iterator[tuple[str, Any]]:
-    """(position, tensor) for every tensor in a call's result or arguments."""
+def _tensors_in(value: Any) -> list[tuple[str, Any]]:
+    """(position, tensor) for every tensor in a call's result or arguments, four levels deep."""
     import torch
 
-    if isinstance(value, torch.Tensor):
-        yield "", value
+    found: list[tuple[str, Any]] = []
+    _collect_tensors(value, 0, "", found, torch.Tensor)
+    return found
+
+
+def _collect_tensors(value: Any, depth: int, where: str, found: list[tuple[str, Any]], tensor: type) -> None:
+    if isinstance(value, tensor):
+        found.append((where, value))
     elif depth < 4 and isinstance(value, (list, tuple)):
         for i, v in enumerate(value):
-            for where, t in _tensors_in(v, depth + 1):
-                yield f"{i}.{where}", t
+            _collect_tensors(v, depth + 1, f"{where}{i}.", found, tensor)
     elif depth < 4 and isinstance(value, dict):
         for k, v in value.items():
-            for where, t in _tensors_in(v, depth + 1):
-                yield f"{k}.{where}", t
+            _collect_tensors(v, depth + 1, f"{where}{k}.", found, tensor)
+
+
+# Tensor methods and properties that return facts (sizes, flags, the dtype), never a tensor.
+_FACT_METHODS = (
+    "__bool__", "dim", "ndimension", "size", "numel", "nelement", "stride", "storage_offset",
+    "is_contiguous", "is_floating_point", "is_complex", "element_size", "get_device",
+)  # fmt: skip
+_FACT_PROPERTIES = (
+    "shape", "dtype", "device", "layout", "ndim", "requires_grad", "grad_fn", "is_leaf", "_version",
+    "is_nested", "is_sparse", "is_quantized", "is_meta", "is_cuda", "itemsize", "nbytes", "output_nr",
+)  # fmt: skip
 
 
 def _recording_mode(book: RecipeBook) -> Any:
@@ -198,23 +217,44 @@ def _recording_mode(book: RecipeBook) -> Any:
 
     identities = _Identities(book)
     global_generator = torch.default_generator
+    # Calls that read facts about a tensor and return none of its values: they make no tensor,
+    # change none and draw no random number, so recording them would record nothing. A third
+    # of a registry's calls are these; they are passed through. By id: each is a long-lived
+    # attribute of torch, and a func need not be hashable.
+    base = torch._C.TensorBase
+    passed_through = {
+        id(f)
+        for f in (
+            *(getattr(base, name) for name in _FACT_METHODS),
+            torch.Tensor.__len__,
+            torch._C._set_grad_enabled,
+            torch._has_compatible_shallow_copy_type,
+            torch.device,
+        )
+    }
+    fact_properties = {id(base.__dict__[name]) for name in _FACT_PROPERTIES}
 
     class RecipeMode(TorchFunctionMode):
         def __torch_function__(
             self, func: Any, types: Any, args: tuple[Any, ...] = (), kwargs: dict[str, Any] | None = None
         ) -> Any:
             kwargs = kwargs or {}
+            if id(func) in passed_through or (
+                getattr(func, "__name__", None) == "__get__"
+                and id(getattr(func, "__self__", None)) in fact_properties
+            ):
+                return func(*args, **kwargs)
             name = _function_name(func)
             # A deep copy is given the copy's memo (every object copied so far) beside the tensor:
             # the copy is made of the tensor alone.
             read = (args[:1], {}) if name.endswith("__deepcopy__") else (args, kwargs)
             given = [(where, t, t._version) for where, t in _tensors_in(list(read))]
             call = _hash(name.encode(), identities.of(list(read[0])), identities.of(read[1]))
-            rng_before = global_generator.get_state()
+            # Compared as bytes: torch.equal costs more than the two states' copies.
+            rng_before = global_generator.get_state().numpy().tobytes()
             out = func(*args, **kwargs)
-            rng_after = global_generator.get_state()
-            if not torch.equal(rng_before, rng_after):
-                call = _hash(call, b"global-rng", rng_before.numpy().tobytes())
+            if global_generator.get_state().numpy().tobytes() != rng_before:
+                call = _hash(call, b"global-rng", rng_before)
             for where, t in _tensors_in(out):
                 book.record(t, _hash(call, b"out", where.encode()))
             for where, t, version in given:
