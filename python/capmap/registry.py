@@ -180,6 +180,14 @@ def load(specs: list[str]) -> Registry:
     return reg
 
 
+def forget_loaded() -> None:
+    """Back to a fresh process's state: no registry loaded, no library surveyed (for a process that
+    loads one registry after another, each to be probed as if alone)."""
+    global _loaded_specs
+    _loaded_specs = None
+    surveyed_library.survey(None)
+
+
 def loaded_specs() -> list[str] | None:
     """The registries the last successful `load` imported, as it was given them."""
     return None if _loaded_specs is None else list(_loaded_specs)

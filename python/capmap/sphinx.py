@@ -17,8 +17,8 @@ to the project's own documented objects, or to an intersphinx inventory, under t
 a shorter public one (``kornia.metrics.AEPE`` for ``kornia.metrics.endpoint_error.AEPE``);
 an undocumented operator stays plain text and warns nothing, even under ``-n``.
 
-Configuration: ``capmap_binary`` (default: ``$CAPMAP_BIN``, the ``capmap`` beside this Python,
-then ``PATH``).
+Configuration: ``capmap_binary`` (relative to conf.py's folder; default: ``$CAPMAP_BIN``, relative
+to the folder sphinx-build runs in, the ``capmap`` beside this Python, then ``PATH``).
 """
 
 from __future__ import annotations
@@ -47,13 +47,15 @@ RENDER_TIMEOUT_S = 600
 
 
 def find_capmap_binary(configured: str = "") -> str:
-    """The capmap executable: the configured path, ``$CAPMAP_BIN``, the one installed beside this
-    Python (a venv's), then ``PATH``. Raises RuntimeError saying what was looked at."""
+    """The capmap executable, as an absolute path (capmap runs from each page's folder): the
+    configured path, ``$CAPMAP_BIN`` (relative to the current folder), the one installed beside
+    this Python (a venv's), then ``PATH``. Raises RuntimeError saying what was looked at."""
     for candidate in (configured, os.environ.get("CAPMAP_BIN", "")):
         if candidate:
-            if not os.access(candidate, os.X_OK):
-                raise RuntimeError(f"capmap binary {candidate} is not an executable file")
-            return candidate
+            path = os.path.abspath(candidate)
+            if not os.access(path, os.X_OK):
+                raise RuntimeError(f"capmap binary {candidate} ({path}) is not an executable file")
+            return path
     beside = Path(sys.executable).parent / "capmap"
     if os.access(beside, os.X_OK):
         return str(beside)
@@ -256,8 +258,15 @@ class HistoryDirective(RenderedPage):
         return self.render(args, "history.rst")
 
 
+def binary_beside_conf(app: Sphinx, config: Any) -> None:
+    """A relative ``capmap_binary`` is relative to conf.py's folder, as Sphinx reads its paths."""
+    if config.capmap_binary:
+        config.capmap_binary = os.path.join(app.confdir, config.capmap_binary)
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("capmap_binary", "", "env", str)
+    app.connect("config-inited", binary_beside_conf)
     app.add_role(ROLE, OperatorReference())
     app.add_directive("capmap-survey", SurveyDirective)
     app.add_directive("capmap-history", HistoryDirective)

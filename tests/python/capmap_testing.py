@@ -260,6 +260,23 @@ def toy_library(base: Path, package: str, ops: str, registry_text: str) -> Itera
             del sys.modules[name]
 
 
+def registry_digests(
+    registry: str, out: Path, env: dict[str, str], against: Path | None = None
+) -> tuple[subprocess.CompletedProcess[str], dict[str, str], dict[str, str]]:
+    """`scripts/registry_digests.py` over `registry` in a process of its own: the run, then each
+    case's digest by recipes and by bytes (empty when it wrote none)."""
+    recipes, values = out / "recipes.json", out / "bytes.json"
+    out.mkdir(parents=True, exist_ok=True)
+    argv = [sys.executable, str(REPO / "scripts" / "registry_digests.py"), registry]
+    argv += ["--out", str(recipes), "--bytes-out", str(values)]
+    if against is not None:
+        argv += ["--against", str(against)]
+    done = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=600, check=False)
+    if not recipes.exists():
+        return done, {}, {}
+    return done, json.loads(recipes.read_text()), json.loads(values.read_text())
+
+
 @dataclass
 class RegistryDigests:
     """`scripts/registry_digests.py` over the bundled Kornia registry on this machine as is,

@@ -8,14 +8,12 @@ would check had it made the fact itself.
 import getpass
 import json
 import os
-import subprocess
-import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from capmap import file_trace, registry, surveyed_library
+from capmap import file_trace, registry
 from capmap.worker.process_control import keyed_cache_folder
 from capmap_testing import (
     REPO,
@@ -23,6 +21,7 @@ from capmap_testing import (
     capmap_bin,
     fault_registry,
     python_env,
+    registry_digests,
     run_capmap,
     worker_factory,
 )
@@ -51,9 +50,8 @@ def process_state_of_its_own() -> Iterator[None]:
     depend on which modules pytest-xdist ran before it on the same worker. A module's tests run
     in their file's order on one worker (tests/conftest.py), so within it the state flows as in
     a run of the module alone. Runs before the module's own fixtures (autouse comes first)."""
-    surveyed_library.survey(None)
+    registry.forget_loaded()
     file_trace.share_code_hashes(None)
-    registry._loaded_specs = None
     yield
 
 
@@ -76,13 +74,5 @@ def kornia_digests(tmp_path_factory: pytest.TempPathFactory) -> RegistryDigests:
     snapshot = json.loads((REPO / "surveys" / "kornia" / "snapshot.json").read_text())
     published = out / "published.json"
     published.write_text(json.dumps({c["name"]: c["inputs"] for c in snapshot["cases"]}))
-    recipes, values = out / "recipes.json", out / "bytes.json"
-    done = subprocess.run(
-        [sys.executable, str(REPO / "scripts" / "registry_digests.py"), KORNIA, "--out", str(recipes),
-         "--bytes-out", str(values), "--against", str(published)],
-        capture_output=True, text=True, env=python_env(), timeout=600, check=False,
-    )  # fmt: skip
-    found = (
-        (json.loads(recipes.read_text()), json.loads(values.read_text())) if recipes.exists() else ({}, {})
-    )
-    return RegistryDigests(done, *found, published_cases=len(snapshot["cases"]))
+    done, recipes, values = registry_digests(KORNIA, out, python_env(), against=published)
+    return RegistryDigests(done, recipes, values, published_cases=len(snapshot["cases"]))

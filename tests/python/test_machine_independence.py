@@ -7,15 +7,13 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 import torch
-from capmap_testing import REPO, RegistryDigests, python_env
+from capmap_testing import REPO, RegistryDigests, python_env, registry_digests
 
-DIGESTS = REPO / "scripts" / "registry_digests.py"
 # Unlike this machine in each way a user's or a CI runner's can be: torch's kernels for another
 # ISA, MKL's for an older instruction set or its reproducible path, one thread or two.
 SETTINGS: dict[str, dict[str, str]] = {
@@ -37,18 +35,9 @@ REGISTRIES = {
 
 
 def digests_under(registry: str, setting: dict[str, str], out: Path) -> tuple[dict[str, str], dict[str, str]]:
-    recipes, values = out / "recipes.json", out / "bytes.json"
-    out.mkdir(parents=True)
-    done = subprocess.run(
-        [sys.executable, str(DIGESTS), registry, "--out", str(recipes), "--bytes-out", str(values)],
-        capture_output=True,
-        text=True,
-        env=python_env(**setting),
-        timeout=600,
-        check=False,
-    )
+    done, recipes, values = registry_digests(registry, out, python_env(**setting))
     assert done.returncode == 0, done.stderr[-2000:]
-    return json.loads(recipes.read_text()), json.loads(values.read_text())
+    return recipes, values
 
 
 @pytest.mark.parametrize("name", sorted(REGISTRIES))

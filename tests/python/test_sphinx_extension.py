@@ -236,3 +236,21 @@ def test_render_check_says_when_a_committed_page_has_drifted(capmap_bin: Path, t
     assert f"capmap: {page} is not what {snap} renders: line " in stale.stderr
     assert "differs: committed" in stale.stderr
     assert page.read_text() == committed  # --check writes nothing
+
+
+def test_a_relative_binary_is_found_from_where_it_was_named(capmap_bin: Path, tmp_path: Path) -> None:
+    """CAPMAP_BIN relative to the folder sphinx-build runs in, capmap_binary relative to conf.py's
+    folder (as Sphinx reads its other paths): capmap runs from the page's folder, elsewhere."""
+    put(small_snapshot(), tmp_path / "docs" / "_data" / "snapshot.json")
+    (tmp_path / "tools").mkdir()
+    (tmp_path / "tools" / "capmap").symlink_to(capmap_bin)
+    pages = {"compat": survey_page("_data/snapshot.json")}
+    for conf, env_bin in (("", "tools/capmap"), ('capmap_binary = "../tools/capmap"\n', "")):
+        docs = project(tmp_path, pages, conf)
+        done = subprocess.run(
+            [sys.executable, "-m", "sphinx", "-E", "-W", "-b", "html", "docs", "docs/_build"],
+            capture_output=True, text=True, timeout=600, cwd=tmp_path,
+            env=python_env(CAPMAP_BIN=env_bin), check=False,
+        )  # fmt: skip
+        assert done.returncode == 0, (conf, done.stderr)
+        assert 'id="capmap-app"' in (docs / "_build" / "compat.html").read_text(), conf
