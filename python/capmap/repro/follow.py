@@ -5,10 +5,10 @@ seconds, read-only (the store is in WAL mode: a reader never blocks the supervis
 the script of every failing capture record it has not written yet. The supervisor sends it
 nothing, so a run pays no supervisor CPU for its scripts; `capmap run` starts it at the lowest
 CPU priority and gives it a pipe as stdin, which it closes when the run is over: then the writer
-reads the store once more, writes what is left and exits. SIGTERM stops it at once; every script
-appears whole or not at all (see `write_script`), so what was written stays usable. The registry
-(torch, the probed library) is imported only when the first failure shows up: a run without one
-costs the writer a query every few seconds.
+reads the store once more, writes what is left and exits. SIGTERM stops it at once, without
+Python's shutdown; every script appears whole or not at all (see `write_script`), so what was
+written stays usable. The registry and the probed library are loaded only when the first failure
+shows up: a run without one costs the writer a query every few seconds.
 """
 
 from __future__ import annotations
@@ -96,9 +96,20 @@ def _run_over(control: int, seconds: float) -> bool:
     return not data
 
 
-def _stop(signum: int, frame: FrameType | None) -> None:
-    # Unwinds through the `finally` that removes a half-written temp file.
-    raise SystemExit(128 + signum)
+def _stopper(folder: Path) -> Callable[[int, FrameType | None], None]:
+    """The SIGTERM handler: removes this writer's half-written temp file, then exits at once.
+    Python's own shutdown (torch loaded) costs a second of CPU, which a writer at the lowest
+    priority on a busy machine gets only after a minute or more: the supervisor that died would
+    leave it behind that long."""
+    from capmap.repro.script import TEMP_SUFFIX
+
+    def stop(signum: int, frame: FrameType | None) -> None:
+        for tmp in folder.glob(f".*.{os.getpid()}{TEMP_SUFFIX}"):
+            tmp.unlink(missing_ok=True)
+        sys.stderr.flush()
+        os._exit(128 + signum)
+
+    return stop
 
 
 def follow(
@@ -110,7 +121,7 @@ def follow(
     poll_seconds: float = POLL_SECONDS,
 ) -> int:
     """Writes scripts as failing records arrive until `control` closes, then the rest; returns 0."""
-    signal.signal(signal.SIGTERM, _stop)
+    signal.signal(signal.SIGTERM, _stopper(folder))
     remove_stale_temp_files(folder)
     writer: ScriptWriter | None = None
     done: dict[tuple[str, str], str] = {}
