@@ -1,13 +1,12 @@
 # The two commands the README opens with.
-.PHONY: survey test setup
+.PHONY: survey test
 
-setup:
+# Installs what a survey needs, surveys the quick tier of Kornia and writes the page.
+survey:
 	scripts/setup.sh
-
-# Installs everything, surveys the quick tier of Kornia and writes the page.
-survey: setup
 	capmap run
 
-# Installs everything and runs every test.
-test: setup
+# Installs that and the test tools (a browser, the linters), and runs every test.
+test:
+	scripts/setup.sh --test
 	scripts/test.sh

@@ -45,7 +45,7 @@ if command -v ccache >/dev/null; then
 fi
 echo "build_wheel: building the sdist and, from it, the wheel (compiles the C++ engine)" >&2
 # --no-isolation: the build requirements (scikit-build-core, cmake, ninja) come from
-# requirements-dev.txt, so that no build reaches for the network.
+# requirements-build.txt (scripts/setup.sh), so that no build reaches for the network.
 $PY -m build --no-isolation --outdir "$out/raw" . >&2
 $PY -m auditwheel repair --only-plat --plat auto \
   -w "$out" "$out"/raw/capmap-*.whl >&2

@@ -59,6 +59,13 @@ void signal_process_group(pid_t pgid, int sig) {
   if (pgid > 1) kill(-pgid, sig);
 }
 
+void kill_and_reap(pid_t pgid) {
+  if (pgid <= 1) return;
+  signal_process_group(pgid, SIGKILL);
+  while (waitpid(pgid, nullptr, 0) < 0 && errno == EINTR) {
+  }
+}
+
 std::map<pid_t, std::uint64_t> process_group_rss(const std::set<pid_t>& pgids) {
   std::map<pid_t, std::uint64_t> rss;
   if (pgids.empty()) return rss;

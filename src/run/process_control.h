@@ -26,6 +26,10 @@ SpawnedWorker spawn_worker(const std::vector<std::string>& argv);
 // Sends a signal to a whole process group; a group that is already gone is fine.
 void signal_process_group(pid_t pgid, int sig);
 
+// Kills a worker's whole process group and waits for the worker itself (its
+// group leader, `pgid`), so that no zombie and no child of it is left.
+void kill_and_reap(pid_t pgid);
+
 // Resident memory summed over every process of each group, from one pass over
 // /proc. Groups with no live process are absent.
 std::map<pid_t, std::uint64_t> process_group_rss(const std::set<pid_t>& pgids);

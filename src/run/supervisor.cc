@@ -37,9 +37,7 @@ Supervisor::~Supervisor() {
     if (worker.channel) {
       pid_t pid = worker.channel->pid();
       worker.channel->close();
-      signal_process_group(pid, SIGKILL);
-      while (waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
-      }
+      kill_and_reap(pid);
     }
   }
 }
@@ -195,9 +193,7 @@ void Supervisor::stop_everything() {
       pid_t pid = worker.channel->pid();
       worker.channel->close();
       worker.channel.reset();
-      signal_process_group(pid, SIGKILL);
-      while (waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
-      }
+      kill_and_reap(pid);
     }
   }
 }
@@ -210,9 +206,7 @@ void Supervisor::shut_down_workers() {
       // channel closed when it says hello.
       pid_t pid = worker.channel->pid();
       worker.channel.reset();
-      signal_process_group(pid, SIGKILL);
-      while (waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
-      }
+      kill_and_reap(pid);
       continue;
     }
     worker.channel->send({{"type", "quit"}});
@@ -227,8 +221,7 @@ void Supervisor::shut_down_workers() {
       pid_t done = waitpid(pid, nullptr, WNOHANG);
       if (done == pid || (done < 0 && errno != EINTR)) break;
       if (Clock::now() > deadline) {
-        signal_process_group(pid, SIGKILL);
-        waitpid(pid, nullptr, 0);
+        kill_and_reap(pid);
         break;
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(10));

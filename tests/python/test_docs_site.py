@@ -125,9 +125,9 @@ def test_the_cli_page_holds_the_binarys_own_help(site: Path, capmap_bin: Path, s
 def test_the_readme_is_short_and_its_old_figures_stand_on_the_benchmarks_page(site: Path) -> None:
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     assert len(readme.splitlines()) <= 150
-    # The two commands it opens with, as they were.
-    assert "\nmake survey   # installs everything, surveys the quick tier of Kornia" in readme
-    assert "\nmake test     # installs everything, runs every test" in readme
+    # The two commands it opens with.
+    assert "\nmake survey   # installs what a survey needs, surveys the quick tier of Kornia" in readme
+    assert "\nmake test     # installs that and the test tools, runs every test" in readme
     benchmarks = _text_of(site / "benchmarks.html")
     missing = [figure for figure in BENCHMARK_FIGURES if figure not in benchmarks]
     assert not missing, missing

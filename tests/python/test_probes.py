@@ -328,3 +328,49 @@ def test_a_tuple_of_a_scalar_and_a_matrix_keeps_both_shapes(tasks: dict[str, Tas
     assert task.statuses() == {"eager": "ok", "export": "ok", "onnx": "ok", "compile": "ok"}
     # Plain tensors: nothing to open, nothing said.
     assert all("flattened" not in record for record in task.records.values())
+
+
+# Run in a process of its own: the descriptor limit it sets would reach pytest's threads.
+NO_DESCRIPTOR_LEFT = """
+import os, resource
+from capmap.probes.context import captured_output
+
+def open_fds():  # fstat opens nothing, unlike a listing of /proc/self/fd
+    found = set()
+    for fd in range(1024):
+        try:
+            os.fstat(fd)
+        except OSError:
+            continue
+        found.add(fd)
+    return found
+
+def lowest_free(opened, count):
+    free, n = [], 0
+    while len(free) < count:
+        if n not in opened:
+            free.append(n)
+        n += 1
+    return free
+
+soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+for room in (1, 2):  # room for the temporary file only, then for it and one copy
+    before = open_fds()
+    resource.setrlimit(resource.RLIMIT_NOFILE, (lowest_free(before, room + 1)[-1], hard))
+    try:
+        with captured_output({}):
+            raise SystemExit(f"room {room}: captured_output should have run out of descriptors")
+    except OSError as exc:
+        assert exc.errno == 24, exc
+    finally:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+    assert open_fds() == before, (room, sorted(open_fds() - before))
+print("no descriptor left open")
+"""
+
+
+def test_output_capture_that_cannot_start_leaves_no_descriptor_open() -> None:
+    done = subprocess.run(
+        ["python3", "-c", NO_DESCRIPTOR_LEFT], capture_output=True, text=True, env=python_env(), check=False
+    )
+    assert done.returncode == 0 and "no descriptor left open" in done.stdout, done.stderr[-2000:]

@@ -217,17 +217,26 @@ def captured_output(sink: dict[str, Any]) -> Iterator[None]:
     """
     sys.stdout.flush()
     sys.stderr.flush()
-    saved_err = os.dup(2)
     log_path = "/proc/self/fd/1"
     into_log = stat.S_ISREG(os.fstat(1).st_mode)
-    saved_out = None
-    temp = None
-    if into_log:
+    # Each resource is taken only once the one before it is held, and given back if the next
+    # cannot be had: a failure here leaves no descriptor open.
+    temp = None if into_log else tempfile.TemporaryFile()
+    try:
+        saved_err = os.dup(2)
+        try:
+            saved_out = None if temp is None else os.dup(1)
+        except OSError:
+            os.close(saved_err)
+            raise
+    except OSError:
+        if temp is not None:
+            temp.close()
+        raise
+    if temp is None:
         start = os.fstat(1).st_size
         os.dup2(1, 2)
     else:
-        saved_out = os.dup(1)
-        temp = tempfile.TemporaryFile()
         start = 0
         os.dup2(temp.fileno(), 1)
         os.dup2(temp.fileno(), 2)

@@ -4,8 +4,8 @@ The dimensions asked to vary are marked `Dim.AUTO`: the batch (dim 0 of every te
 has the first tensor's size) and, when the case says spatial dims may vary, the last two of every
 tensor of 3 or more dims with the first such tensor's height and width. Every other dimension
 (channels, a fixed 3 of a point, a kernel's size) stays static, as a deployer exports it. A case
-lets spatial dims vary with `dynamic="batch,spatial"` (or a tag `dynamic:batch,spatial`;
-`dynamic:none` checks the traced sizes only). The program then runs on
+lets spatial dims vary with a tag `dynamic:batch,spatial` (`dynamic:none` checks the traced
+sizes only). The program then runs on
 two more input sets, batch ×2 and batch ×3 (spatial +8 too where spatial may vary), each
 compared with eager on the same inputs. Tensors grow by repeating their rows (batch) and their
 last row and column (spatial), so every sample stays a valid input of the case.
@@ -118,14 +118,11 @@ def varying_kinds(ctx: ProbeContext) -> set[str]:
 
 
 def case_kinds(case: Any) -> set[str]:
-    """Which kinds of dims the case lets vary: its `dynamic` hint, a `dynamic:` tag, else batch."""
-    hint = getattr(case, "dynamic", None)
-    if hint is None:
-        hint = next((t.split(":", 1)[1] for t in case.tags if t.startswith("dynamic:")), None)
+    """Which kinds of dims the case lets vary: its `dynamic:` tag, else the batch alone."""
+    hint = next((t.split(":", 1)[1] for t in case.tags if t.startswith("dynamic:")), None)
     if hint is None:
         return {"batch"}
-    words = hint if isinstance(hint, list | tuple | set) else str(hint).replace("+", ",").split(",")
-    kinds = {str(w).strip() for w in words if str(w).strip()}
+    kinds = {w.strip() for w in hint.replace("+", ",").split(",") if w.strip()}
     return set() if kinds == {"none"} else kinds & {"batch", "spatial"}
 
 

@@ -8,7 +8,6 @@ Deterministic cases use `p=1.0` so that the sampled transform is actually applie
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -19,7 +18,6 @@ import torch
 from torch import nn
 
 from capmap import case, exclude
-from capmap.cases import _display_path
 from capmap.registries.kornia import _inputs as I
 
 RANDOM_NOTE = "parameters sampled inside the graph; outputs differ run to run, so values are not compared"
@@ -27,15 +25,6 @@ PARAMS_NOTE = "parameters sampled once at registry import and passed in as param
 
 # Normalize, Denormalize, Resize and ImageSequential are also public names of other kornia
 # packages (enhance, geometry, core) with different objects; these cases carry the package.
-
-
-def _registry_line() -> str:
-    """`file:line` of the call to the helper that called this, so the page links to the case's line
-    in this file rather than to the helper's own call of `case(...)`."""
-    frame = inspect.currentframe()
-    assert frame is not None and frame.f_back is not None and frame.f_back.f_back is not None
-    caller = frame.f_back.f_back
-    return f"{_display_path(caller.f_code.co_filename)}:{caller.f_lineno}"
 
 
 def _params(module: nn.Module, shape: Sequence[int]) -> Any:
@@ -64,9 +53,8 @@ def augment(
     module = make()
     bound = dict(kwargs or {})
     bound["params"] = _params(module, shape or inputs[0].shape)
-    where = _registry_line()
     full_note = "; ".join(x for x in (note, PARAMS_NOTE) if x)
-    case(name, group, module, inputs, bound, note=full_note, tags=tags, check=check).where = where
+    case(name, group, module, inputs, bound, note=full_note, tags=tags, check=check)
     if random:
         op = name.split("[", 1)[0]
         case(
@@ -77,7 +65,7 @@ def augment(
             kwargs,
             note="; ".join(x for x in (note, RANDOM_NOTE) if x),
             check=False,
-        ).where = where
+        )
 
 
 # Inputs -------------------------------------------------------------------------------------
@@ -303,7 +291,7 @@ def inverse(name: str, section: str, make: Callable[[], nn.Module], image: torch
         {"params": params, "size": tuple(image.shape[-2:])},
         method="inverse",
         note=PARAMS_NOTE,
-    ).where = _registry_line()
+    )
 
 
 inverse("RandomAffine", S2G, lambda: A.RandomAffine(15.0, p=1.0), IMG[0])
