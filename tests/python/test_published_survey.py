@@ -45,6 +45,20 @@ def test_a_fresh_clone_renders_and_diffs_the_published_snapshot(capmap_bin: Path
     assert same.returncode == 0, same.stderr
 
 
+def test_the_committed_version_matrix_is_what_history_writes(capmap_bin: Path, tmp_path: Path) -> None:
+    """history.{html,md,rst} are renderings of the committed snapshots and Kornia's own file
+    (the command in surveys/kornia/README.md): a change to either, or to the renderer, that
+    leaves them stale fails here."""
+    # The pages name each input as the command named it: the README's paths, from the checkout.
+    inputs = [f"surveys/kornia/{v}/snapshot.json" for v in ("torch-2.9.1", "torch-2.11.0", "torch-2.14.1")]
+    inputs += ["surveys/kornia/snapshot.json", "../shared/data/kornia/export_support.json"]
+    done = run_capmap(capmap_bin, "history", *inputs, "--out", tmp_path, cwd=REPO)
+    assert done.returncode == 0, done.stderr
+    for kind in ("html", "md", "rst"):
+        name = f"history.{kind}"
+        assert (tmp_path / name).read_bytes() == (SURVEY / name).read_bytes(), f"{name} is stale"
+
+
 def test_every_published_snapshot_has_the_causes_the_shipped_rules_give(
     capmap_bin: Path, tmp_path: Path
 ) -> None:
