@@ -29,7 +29,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from capmap.file_trace import source_code_hash
+from capmap.tracing.file_trace import source_code_hash
 from pr_replay import stream_parser
 
 REPO = Path(__file__).resolve().parents[1]

@@ -49,7 +49,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from capmap.function_split import Functions, naming_closure, short_name, split_functions
+from capmap.selection.function_split import Functions, naming_closure, short_name, split_functions
 
 _functions: dict[str, Functions | None] = {}
 
@@ -95,10 +95,10 @@ def trace_case(name: str) -> dict[str, Any]:
     import torch
     from capmap import surveyed_library
     from capmap.deferred import Deferred
-    from capmap.file_trace import LibraryFileTrace, dynamo_traced_code
     from capmap.probes import catalog, eager, rehearsal
     from capmap.probes.context import ProbeContext
     from capmap.random_state import start_random_state
+    from capmap.tracing.file_trace import LibraryFileTrace, dynamo_traced_code
 
     # A failing export prints its graph: not this bench's output.
     devnull = os.open(os.devnull, os.O_WRONLY)
@@ -257,7 +257,7 @@ def main() -> None:
     args = parser.parse_args()
 
     from capmap import registry
-    from capmap.worker.process_control import cap_threads_before_torch
+    from capmap.torch_threads import cap_threads_before_torch
 
     cap_threads_before_torch()
     reg = registry.load(args.registries)

@@ -15,7 +15,7 @@ from typing import Any
 import torch
 from capmap import registry
 from capmap.cases import Case
-from capmap.probes import run_task
+from capmap.probes.task import run_task
 from torch._inductor import config as inductor_config
 
 DEFAULT_REGISTRY = Path(__file__).resolve().parent.parent / "tests/python/registries/capture_cases.py"

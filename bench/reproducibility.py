@@ -40,8 +40,8 @@ def first_line(text: str) -> str:
 
 def run_alone(registry: str, case: str, paths: list[str]) -> dict[str, Any]:
     """In this process (a fresh one): the records of `case` on eager and `paths`."""
-    from capmap import probes
     from capmap import registry as registries
+    from capmap.probes.task import run_task
 
     found = registries.load([registry]).by_name()[case]
     records: dict[str, Any] = {}
@@ -50,7 +50,7 @@ def run_alone(registry: str, case: str, paths: list[str]) -> dict[str, Any]:
         if event["type"] == "record":
             records[event["path"]] = event["record"]
 
-    probes.run_task(found, ["eager", *paths], {"threads": 1}, emit)
+    run_task(found, ["eager", *paths], {"threads": 1}, emit)
     return records
 
 

@@ -3,7 +3,7 @@
     PYTHONPATH=python python bench/survey_bench.py [--bin build/tests/capmap] [--set everyday]
         [--cases 64] [--jobs 2] [--paths eager,export,onnx,compile] [--before]
 
-Both sides run the same Kornia cases through the same probes (`capmap.probes.run_task`), with
+Both sides run the same Kornia cases through the same probes (`capmap.probes.task.run_task`), with
 one thread per process and one compile thread. The plain loop is what a user would otherwise
 write: import everything once, then run the cases one after another with no isolation. Each
 side runs twice: on a cold compiler cache (fresh folders) and on the warm cache the first round
@@ -157,11 +157,12 @@ def plain_loop(registry: str, paths: list[str], out: Path, separate: bool) -> No
     With `separate`, the ONNX path traces the case itself instead of converting the program
     the export path traced: what a loop that calls each API on its own pays.
     """
-    from capmap.worker import cap_threads_before_torch
+    from capmap.torch_threads import cap_threads_before_torch
 
     cap_threads_before_torch()
-    from capmap import probes
     from capmap import registry as registry_module
+    from capmap.probes import catalog
+    from capmap.probes.task import run_task
 
     if separate:
         from capmap.probes import onnx as onnx_probe
@@ -175,7 +176,7 @@ def plain_loop(registry: str, paths: list[str], out: Path, separate: bool) -> No
         onnx_probe.probe = own_trace
 
     reg = registry_module.load([registry])
-    settings = {**probes.DEFAULT_SETTINGS, "threads": 1}
+    settings = {**catalog.default_settings(), "threads": 1}
     with out.open("w") as sink:
         for case in reg.cases:
             records: list[dict[str, Any]] = []
@@ -184,7 +185,7 @@ def plain_loop(registry: str, paths: list[str], out: Path, separate: bool) -> No
                 if message.get("type") == "record":
                     into.append(message)
 
-            probes.run_task(case, paths, settings, emit)
+            run_task(case, paths, settings, emit)
             for m in records:
                 line = {"case": case.name, "path": m["path"], "record": m["record"]}
                 sink.write(json.dumps(line, default=str) + "\n")

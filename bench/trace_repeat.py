@@ -42,7 +42,8 @@ def measure(name: str, mode: str, out: Any) -> None:
     os.dup2(quiet, 1)
     os.dup2(quiet, 2)
     from capmap import registry
-    from capmap.probes import context, run_task
+    from capmap.probes import context
+    from capmap.probes.task import run_task
 
     if mode == "repeat":
         traced = context.ProbeContext.library_trace

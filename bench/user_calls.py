@@ -84,7 +84,7 @@ def _plain_start(inductor_cache: str, paths: list[str]) -> None:
     os.dup2(quiet, 1)
     os.dup2(quiet, 2)
     sys.path.insert(0, str(REPO / "python"))
-    from capmap.worker import cap_threads_before_torch
+    from capmap.torch_threads import cap_threads_before_torch
 
     cap_threads_before_torch()
     import onnxruntime  # noqa: F401

@@ -1,4 +1,5 @@
-"""Checks that the engine's rooms (the folders of src/) depend on each other only downwards.
+"""Checks that the engine's rooms (the folders of src/) and Python's (the packages of
+python/capmap/) depend on each other only downwards.
 
     python scripts/include_graph.py [ROOT]
 
@@ -11,11 +12,17 @@ room's library through its links. A library header in OWNED_HEADERS may be inclu
 room (only src/store/ speaks SQL). Prints one line per violation (an edge that points up or
 sideways, an undeclared room, a missing link, a header outside its room, a cycle) and exits 1
 when there is any, else 0.
+
+Python's rooms are the packages of python/capmap/ in PYTHON_ROOM_LEVELS; its top-level modules
+are the room `core`, but for the entry points in PYTHON_TOOLS (room `tools`, above all). Every
+import of a capmap module, at the top of a file or inside a function, must point at a room
+strictly below its own, as an include must.
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
 import re
 import sys
 from collections.abc import Iterable
@@ -38,6 +45,20 @@ ROOM_LEVELS: tuple[tuple[str, ...], ...] = (
 TOP = "main"
 # Library headers one room owns: every other room goes through that room's own types.
 OWNED_HEADERS: dict[str, str] = {"sqlite3.h": "store"}
+
+# Python's rooms, lowest first: the case API and shared helpers (`core`), the trace of library
+# code, the capture paths and the registries, what uses the probes, the worker that runs them.
+PYTHON_ROOM_LEVELS: tuple[tuple[str, ...], ...] = (
+    ("core",),
+    ("tracing",),
+    ("probes", "registries", "coverage"),
+    ("selection", "repro"),
+    ("worker",),
+    ("tools",),
+)
+# Top-level modules that are entry points of their own, not shared helpers.
+PYTHON_TOOLS = frozenset({"make_env", "sphinx"})
+PYTHON_PACKAGE = "capmap"
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([A-Za-z0-9_]+)/[^"]+"', re.MULTILINE)
 SYSTEM_INCLUDE = re.compile(r"^\s*#\s*include\s+<([^>]+)>", re.MULTILINE)
@@ -219,6 +240,86 @@ def check(root: Path) -> list[str]:
     return problems
 
 
+def python_room(package: Path, parts: tuple[str, ...]) -> str:
+    """The room of capmap.PARTS: its package's folder, or core/tools for a top-level module."""
+    if not parts:
+        return "core"
+    if (package / parts[0]).is_dir():
+        return parts[0]
+    return "tools" if parts[0] in PYTHON_TOOLS else "core"
+
+
+def is_module(package: Path, name: str) -> bool:
+    return (package / name).is_dir() or (package / f"{name}.py").is_file()
+
+
+def imported_modules(tree: ast.AST, own: tuple[str, ...], is_package: bool) -> Iterable[tuple[int, str]]:
+    """(line, dotted name) of the module each import statement takes names from, relative ones
+    resolved; `from capmap import probes` names capmap.probes."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield node.lineno, alias.name
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = list(own if is_package else own[:-1])
+                base = base[: len(base) - (node.level - 1)]
+                module = ".".join([*base, *([node.module] if node.module else [])])
+            else:
+                module = node.module or ""
+            if module == PYTHON_PACKAGE:  # the names may be modules of rooms
+                for alias in node.names:
+                    yield node.lineno, f"{module}.{alias.name}"
+            else:
+                yield node.lineno, module
+
+
+def python_edges(root: Path) -> tuple[list[Edge], set[str]]:
+    """The imports between Python's rooms, and every room that holds a module."""
+    package = root / "python" / PYTHON_PACKAGE
+    edges: list[Edge] = []
+    rooms: set[str] = set()
+    for file in sorted(package.rglob("*.py")):
+        parts = file.relative_to(package).with_suffix("").parts
+        is_package = parts[-1] == "__init__"
+        if is_package:
+            parts = parts[:-1]
+        room = python_room(package, parts)
+        rooms.add(room)
+        own = (PYTHON_PACKAGE, *parts)
+        text = file.read_text(encoding="utf-8", errors="replace")
+        where_file = file.relative_to(root).as_posix()
+        seen: set[tuple[int, str]] = set()
+        for line, name in imported_modules(ast.parse(text, filename=where_file), own, is_package):
+            words = tuple(name.split("."))
+            if words[0] != PYTHON_PACKAGE:
+                continue
+            inner = words[1:]
+            # `from capmap import case`: a name of the package, not a module of a room.
+            if len(inner) == 1 and not is_module(package, inner[0]):
+                inner = ()
+            target = python_room(package, inner)
+            module = ".".join(words) if inner else PYTHON_PACKAGE
+            if target == room or (line, module) in seen:
+                continue
+            seen.add((line, module))
+            edges.append(Edge(room, target, f"{where_file}:{line}", f"imports {module}"))
+    return edges, rooms
+
+
+def python_check(root: Path) -> list[str]:
+    ranks = {room: level for level, rooms in enumerate(PYTHON_ROOM_LEVELS) for room in rooms}
+    edges, rooms = python_edges(root)
+    problems = [
+        f"python/{PYTHON_PACKAGE}/{room}/: room '{room}' is not in the declared order"
+        for room in sorted(rooms - set(ranks))
+    ]
+    problems += ordering_violations([e for e in edges if e.source in ranks], ranks)
+    for group in cycles(as_graph(edges)):
+        problems.append(f"Python rooms in a dependency cycle: {', '.join(group)}")
+    return problems
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("root", nargs="?", type=Path, default=Path(__file__).resolve().parent.parent)
@@ -227,6 +328,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{args.root}: no src/ folder", file=sys.stderr)
         return 2
     problems = check(args.root)
+    if (args.root / "python" / PYTHON_PACKAGE).is_dir():
+        problems += python_check(args.root)
     for problem in problems:
         print(problem)
     return 1 if problems else 0

@@ -1,6 +1,6 @@
 #pragma once
 // The folder a run's workers share the library files' code hashes through (one
-// parse of each file per run, see python/capmap/file_trace.py). The supervisor
+// parse of each file per run, see python/capmap/tracing/file_trace.py). The supervisor
 // owns it, so a worker killed mid-run leaves nothing behind: it is made in the
 // system's temporary folder, named to the workers by CAPMAP_CODE_HASHES, and
 // removed when the run ends.

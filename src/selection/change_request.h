@@ -25,14 +25,14 @@ struct ChangeRequest {
 // The files named by hand and by git, absolute. Runs git; throws UserError
 // when it fails. Call before any worker starts, so a typo costs nothing.
 // Of git's files, those whose code is the same at `since` as now (an edit of
-// docstrings, comments or layout, by `PYTHON -m capmap.code_change`) are
+// docstrings, comments or layout, by `PYTHON -m capmap.selection.code_change`) are
 // `lines_moved`, and stderr gets one line naming them; files named by hand
 // count as changed code.
 ChangedFiles named_changed_files(const ChangeRequest& request, const std::string& python);
 
 // With by_hash, adds to `files` the files of `known` (a snapshot, or null:
 // nothing to compare) whose installed content differs, hashed by
-// `python -m capmap.file_trace LIBRARY`; stderr gets one line saying how many.
+// `python -m capmap.tracing.file_trace LIBRARY`; stderr gets one line saying how many.
 void add_files_changed_by_hash(const ChangeRequest& request, const nlohmann::json* known,
                                const std::string& python, const std::string& library,
                                ChangedFiles& files);

@@ -37,8 +37,8 @@ std::vector<std::string> cases_untouched_by_functions(
       throw UserError(fmt::format("--changed-since {}: cannot write {}", rev, path.string()));
   }
   int exit_code = 0;
-  std::string output = run_and_capture({source.python, "-m", "capmap.function_change", rev,
-                                        "--request", path.string(), "--remove-request"},
+  std::string output = run_and_capture({source.python, "-m", "capmap.selection.function_change",
+                                        rev, "--request", path.string(), "--remove-request"},
                                        exit_code);
   // The child removes it once read; here in case it never started.
   std::error_code ignored;
@@ -49,8 +49,8 @@ std::vector<std::string> cases_untouched_by_functions(
       start == std::string::npos ? output : output.substr(start + 1), nullptr, false);
   if (exit_code != 0 || parsed.is_discarded() || !parsed.is_object() ||
       !parsed.contains("unaffected") || !parsed["unaffected"].is_array()) {
-    throw UserError(
-        fmt::format("{} -m capmap.function_change exited with {}", source.python, exit_code));
+    throw UserError(fmt::format("{} -m capmap.selection.function_change exited with {}",
+                                source.python, exit_code));
   }
   std::vector<std::string> untouched;
   for (const auto& name : parsed["unaffected"]) {

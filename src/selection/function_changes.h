@@ -2,7 +2,7 @@
 // `--changed-since REV`, function by function: of the cases selected because
 // they run a changed library file, those whose eager call enters none of the
 // file's changed functions (nor a function naming one) are carried over after
-// all. `PYTHON -m capmap.function_change` compares the functions' code at REV
+// all. `PYTHON -m capmap.selection.function_change` compares the functions' code at REV
 // and now, against the functions each case's eager call entered: as the
 // baseline recorded them, or, for a case without that record, traced again;
 // a change outside any function (imports, module or class statements,

@@ -46,19 +46,20 @@ ChangedFiles files_with_new_hashes(const std::map<std::string, std::vector<std::
 
 std::map<std::string, std::vector<std::string>> installed_hashes(
     const std::string& python, const std::string& library, const std::vector<std::string>& files) {
-  std::vector<std::string> argv = {python, "-m", "capmap.file_trace", library};
+  std::vector<std::string> argv = {python, "-m", "capmap.tracing.file_trace", library};
   argv.insert(argv.end(), files.begin(), files.end());
   int exit_code = 0;
   std::string output = run_and_capture(argv, exit_code);
   if (exit_code != 0) {
-    throw UserError(fmt::format(
-        "--changed-auto: cannot hash the installed {} ({} -m capmap.file_trace exited with {})",
-        library, python, exit_code));
+    throw UserError(
+        fmt::format("--changed-auto: cannot hash the installed {} ({} -m capmap.tracing.file_trace "
+                    "exited with {})",
+                    library, python, exit_code));
   }
   auto parsed = nlohmann::json::parse(output, nullptr, false);
   if (parsed.is_discarded() || !parsed.is_object()) {
-    throw UserError(
-        fmt::format("--changed-auto: unreadable answer from {} -m capmap.file_trace", python));
+    throw UserError(fmt::format(
+        "--changed-auto: unreadable answer from {} -m capmap.tracing.file_trace", python));
   }
   // Each file: a list of hashes (content, code); a lone string from an older capmap.
   std::map<std::string, std::vector<std::string>> hashes;
@@ -77,7 +78,7 @@ std::vector<std::string> files_with_unchanged_code(const std::string& python,
                                                    const std::string& rev,
                                                    const std::vector<std::string>& files) {
   if (files.empty()) return {};
-  std::vector<std::string> argv = {python, "-m", "capmap.code_change", rev};
+  std::vector<std::string> argv = {python, "-m", "capmap.selection.code_change", rev};
   argv.insert(argv.end(), files.begin(), files.end());
   int exit_code = 0;
   std::string output = run_and_capture(argv, exit_code);
@@ -85,7 +86,7 @@ std::vector<std::string> files_with_unchanged_code(const std::string& python,
   if (exit_code != 0 || parsed.is_discarded() || !parsed.is_array()) {
     throw UserError(
         fmt::format("--changed-since {}: cannot compare the code of the changed files ({} -m "
-                    "capmap.code_change exited with {})",
+                    "capmap.selection.code_change exited with {})",
                     rev, python, exit_code));
   }
   std::vector<std::string> same;

@@ -26,13 +26,13 @@ ChangedFiles files_with_new_hashes(const std::map<std::string, std::vector<std::
                                    const std::map<std::string, std::vector<std::string>>& now);
 
 // The hashes of the installed library's files now (content, then code), from
-// `PYTHON -m capmap.file_trace LIBRARY FILE...`. Throws UserError when the
+// `PYTHON -m capmap.tracing.file_trace LIBRARY FILE...`. Throws UserError when the
 // library cannot be found or the answer cannot be read.
 std::map<std::string, std::vector<std::string>> installed_hashes(
     const std::string& python, const std::string& library, const std::vector<std::string>& files);
 
 // Of `files` (absolute, in the git checkout of the current folder), those
-// whose code at `rev` is the same as now, by `PYTHON -m capmap.code_change`.
+// whose code at `rev` is the same as now, by `PYTHON -m capmap.selection.code_change`.
 // Throws UserError when the answer cannot be had.
 std::vector<std::string> files_with_unchanged_code(const std::string& python,
                                                    const std::string& rev,

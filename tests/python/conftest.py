@@ -13,7 +13,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from capmap import file_trace, registry
+from capmap import registry
+from capmap.tracing import file_trace
 from capmap.worker.process_control import keyed_cache_folder
 from capmap_testing import (
     REPO,

@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 from capmap import registry
 from capmap.cases import Case
-from capmap.probes import catalog, run_task
+from capmap.probes import catalog
+from capmap.probes.task import run_task
 
 HERE = Path(__file__).resolve().parent
 CASES_FILE = HERE / "registries" / "dynamic_cases.py"

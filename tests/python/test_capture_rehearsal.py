@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 import torch
 from capmap import surveyed_library
-from capmap.file_trace import LibraryFileTrace
-from capmap.probes import run_task
 from capmap.probes.context import ProbeContext
+from capmap.probes.task import run_task
+from capmap.tracing.file_trace import LibraryFileTrace
 from capmap_testing import toy_library
 
 OPS = """\

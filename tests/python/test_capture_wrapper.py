@@ -19,7 +19,7 @@ import torch
 from capmap import registry
 from capmap.capture import flat_case, flatten_output, plan_inputs
 from capmap.cases import Case
-from capmap.probes import run_task
+from capmap.probes.task import run_task
 from capmap_testing import python_env, records
 
 HERE = Path(__file__).resolve().parent

@@ -17,7 +17,7 @@ from typing import Any
 
 import jsonschema
 import pytest
-from capmap.file_trace import source_code_hash
+from capmap.tracing.file_trace import source_code_hash
 from capmap_testing import PYTHON_DIR, REPO, python_env, query
 
 REGISTRY = REPO / "tests" / "python" / "registries" / "kornia_change_cases.py"

@@ -12,7 +12,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from capmap.file_trace import recorded_hash, source_code_hash
+from capmap.tracing.file_trace import recorded_hash, source_code_hash
 
 ORIGINAL = b'''"""A module."""
 import math
@@ -92,7 +92,7 @@ def test_one_code_hashes_alike_under_every_python_here() -> None:
     folder = Path(spec.origin).parent
     files = sorted(str(p) for p in folder.rglob("*.py"))[:150]
     here = {f: source_code_hash(Path(f).read_bytes()) for f in files}
-    module = Path(__file__).resolve().parents[2] / "python" / "capmap" / "file_trace.py"
+    module = Path(__file__).resolve().parents[2] / "python" / "capmap" / "tracing" / "file_trace.py"
     # file_trace's hashing needs nothing but the standard library: load the file alone.
     script = (
         "import importlib.util, json, sys\n"

@@ -12,7 +12,7 @@ import pytest
 import torch
 from capmap import deferred, registry
 from capmap.cases import Case
-from capmap.probes import run_task
+from capmap.probes.task import run_task
 from capmap_testing import python_env, records
 
 HERE = Path(__file__).resolve().parent

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from capmap import registry
 from capmap.cases import Case
-from capmap.probes import run_task
+from capmap.probes.task import run_task
 from capmap_testing import run_capmap
 
 HERE = Path(__file__).resolve().parent

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from capmap import surveyed_library
-from capmap.probes import run_task
+from capmap.probes.task import run_task
 from capmap_testing import REPO, toy_library
 
 OPS = """\

@@ -17,8 +17,8 @@ from types import CodeType, FrameType
 
 import pytest
 import torch
-from capmap.file_trace import function_key
-from capmap.function_split import compare, split_functions
+from capmap.selection.function_split import compare, split_functions
+from capmap.tracing.file_trace import function_key
 from capmap_testing import PYTHON_DIR, python_env
 
 OPS = '''\
@@ -429,7 +429,7 @@ def test_the_request_file_is_removed_once_read(checkout: Path, tmp_path: Path, b
     argv = [
         sys.executable,
         "-m",
-        "capmap.function_change",
+        "capmap.selection.function_change",
         "HEAD",
         "--request",
         str(request),

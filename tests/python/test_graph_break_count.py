@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 import torch
 from capmap.cases import Case
-from capmap.probes import run_task
+from capmap.probes.task import run_task
 
 pytestmark = pytest.mark.filterwarnings("ignore::FutureWarning", "ignore::DeprecationWarning")
 

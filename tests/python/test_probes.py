@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from capmap import registry
 from capmap.cases import Case
-from capmap.probes import run_task
+from capmap.probes.task import run_task
 from capmap_testing import python_env
 
 HERE = Path(__file__).resolve().parent
@@ -333,7 +333,7 @@ def test_a_tuple_of_a_scalar_and_a_matrix_keeps_both_shapes(tasks: dict[str, Tas
 # Run in a process of its own: the descriptor limit it sets would reach pytest's threads.
 NO_DESCRIPTOR_LEFT = """
 import os, resource
-from capmap.probes.context import captured_output
+from capmap.probes.process_plumbing import captured_output
 
 def open_fds():  # fstat opens nothing, unlike a listing of /proc/self/fd
     found = set()

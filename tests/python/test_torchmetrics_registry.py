@@ -10,7 +10,7 @@ import pytest
 pytest.importorskip("torchmetrics")
 
 from capmap import coverage, registry  # noqa: E402
-from capmap.probes import run_task  # noqa: E402
+from capmap.probes.task import run_task  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings(
     "ignore::FutureWarning", "ignore::DeprecationWarning", "ignore::UserWarning"

@@ -11,8 +11,9 @@ from typing import Any
 import torch
 
 from capmap.compare import compare
-from capmap.probes.context import ProbeContext, Stopwatch
+from capmap.probes.context import ProbeContext
 from capmap.probes.path import CapturePath, ReproSpec, ReproSteps
+from capmap.probes.process_plumbing import Stopwatch
 
 PATH = CapturePath(
     name="aoti",

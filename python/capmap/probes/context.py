@@ -1,27 +1,22 @@
-"""What the probes of one task share: the case, the eager reference, captured output, timing."""
+"""What the probes of one task share: the case, its eager reference, what a path leaves for the
+paths that build on it, and the library code the task enters."""
 
 from __future__ import annotations
 
 import contextlib
-import gc
-import os
-import stat
-import sys
-import tempfile
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 import torch
 
-from capmap.capture import FlatCase, tensors_of
+from capmap.capture import FlatCase
 from capmap.cases import Case
-from capmap.compare import Comparison, clone_inputs, flatten
+from capmap.compare import Comparison
 from capmap.errors import LibraryRoot, describe
-from capmap.file_trace import LibraryFileTrace, dynamo_traced_code
-
-LOG_TAIL_BYTES = 4096
+from capmap.probes.case_calls import FlatCalls, PlainCalls
+from capmap.probes.process_plumbing import Stopwatch
+from capmap.tracing.file_trace import LibraryFileTrace, dynamo_traced_code
 
 
 def export_kind(strict: bool) -> str:
@@ -106,15 +101,18 @@ class ProbeContext:
         """The task's share of the CPU, for a runtime that sizes its own thread pool."""
         return int(self.settings.get("threads") or torch.get_num_threads())
 
+    @property
+    def calls(self) -> PlainCalls | FlatCalls:
+        """How the case is called: through the wrapper once the eager run set one up."""
+        return FlatCalls(self.flat) if self.flat is not None else PlainCalls(self.case)
+
     def fresh_inputs(self) -> tuple[Any, ...]:
         """The case's inputs with fresh tensors (library objects rebuilt around them when flattening)."""
-        if self.flat is not None:
-            return tuple(self.flat.plan.rebuild(self.flat.plan.fresh_tensors()))
-        return tuple(clone_inputs(self.case.inputs))
+        return self.calls.fresh_inputs()
 
     def call(self, *values: Any) -> Any:
         """The case called on `fresh_inputs()`: with flattening, a method's receiver comes first."""
-        return self.flat.call(*values) if self.flat is not None else self.case.callable()(*values)
+        return self.calls.call(*values)
 
     def case_function(self) -> Any:
         """What torch.compile compiles, a function of `fresh_inputs()`: the case's own callable,
@@ -123,7 +121,7 @@ class ProbeContext:
         A class is compiled through a plain function that constructs it: `torch.compile(cls)`
         installs a compiled `__call__` on the class itself, so its instances would look callable
         (opaque) to the output flattening."""
-        function = self.flat.function if self.flat is not None else self.case.callable()
+        function = self.calls.function()
         if isinstance(function, type):
             cls = function
 
@@ -135,22 +133,22 @@ class ProbeContext:
 
     def with_receiver(self, out: Any, values: tuple[Any, ...]) -> Any:
         """A compiled call's result as `call` returns it: with the receiver when it changes."""
-        return self.flat.with_receiver(out, values) if self.flat is not None else out
+        return self.calls.with_receiver(out, values)
 
     def capture_module(self) -> torch.nn.Module:
         """What the export paths trace: the wrapper (tensors in, tensors out), else the case as is."""
-        return self.flat.module if self.flat is not None else CaseModule(self.case)
+        return self.calls.capture_module()
 
     def capture_inputs(self) -> tuple[Any, ...]:
-        return self.flat.plan.fresh_tensors() if self.flat is not None else self.fresh_inputs()
+        return self.calls.capture_inputs()
 
     def captured_tensors(self, out: Any) -> list[torch.Tensor]:
         """The tensors a traced capture returned (from `capture_module`, or ONNX Runtime's list)."""
-        return tensors_of(out) if self.flat is not None else flatten(out)
+        return self.calls.captured_tensors(out)
 
     def output_tensors(self, out: Any, describe: bool = False) -> list[torch.Tensor]:
         """The tensors of a result of the case itself (eager, compiled), flattened as the wrapper does."""
-        return self.flat.output_tensors(out, describe) if self.flat is not None else flatten(out)
+        return self.calls.output_tensors(out, describe)
 
     def error_fields(self, exc: BaseException) -> dict[str, Any]:
         return describe(exc, self.root).fields()
@@ -167,113 +165,3 @@ class ProbeContext:
 
     def compare_kwargs(self) -> dict[str, Any]:
         return {"check": self.case.check, "atol": self.case.atol, "rtol": self.case.rtol}
-
-
-class CaseModule(torch.nn.Module):
-    """Wraps a case's callable as a module, registering the target so its parameters are traced."""
-
-    def __init__(self, case: Case) -> None:
-        super().__init__()
-        if isinstance(case.target, torch.nn.Module):
-            self.target = case.target
-        self._call = case.callable()
-
-    def forward(self, *args: Any) -> Any:
-        return self._call(*args)
-
-
-class Stopwatch:
-    def __init__(self) -> None:
-        self.start = time.perf_counter()
-
-    def seconds(self) -> float:
-        return round(time.perf_counter() - self.start, 6)
-
-
-@contextlib.contextmanager
-def collection_paused() -> Iterator[None]:
-    """Python's cycle collector stays off while torch traces or converts a program. torch 2.9
-    holds some tensors of a trace only through weak references, and a collection at the wrong
-    moment frees one mid-trace ("cannot call get_autograd_meta() on undefined tensor", "tensor
-    does not have a device"). When a collection runs depends on all the process allocated
-    before, not on the operator, so without this a cell would depend on the harness. Reference
-    counting still frees everything that is not in a cycle."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
-
-
-@contextlib.contextmanager
-def captured_output(sink: dict[str, Any]) -> Iterator[None]:
-    """Keeps a probe's chatter (exporter progress, dynamo warnings, prints) off the terminal.
-
-    In a worker child, fd 1 is already the task's private log file: both fds write there and the
-    text this probe added becomes sink["log_tail"], so the task log keeps everything in order.
-    Anywhere else (a terminal, a pipe) the output goes to a temporary file that is then dropped.
-    """
-    sys.stdout.flush()
-    sys.stderr.flush()
-    log_path = "/proc/self/fd/1"
-    into_log = stat.S_ISREG(os.fstat(1).st_mode)
-    # Each resource is taken only once the one before it is held, and given back if the next
-    # cannot be had: a failure here leaves no descriptor open.
-    temp = None if into_log else tempfile.TemporaryFile()
-    try:
-        saved_err = os.dup(2)
-        try:
-            saved_out = None if temp is None else os.dup(1)
-        except OSError:
-            os.close(saved_err)
-            raise
-    except OSError:
-        if temp is not None:
-            temp.close()
-        raise
-    if temp is None:
-        start = os.fstat(1).st_size
-        os.dup2(1, 2)
-    else:
-        start = 0
-        os.dup2(temp.fileno(), 1)
-        os.dup2(temp.fileno(), 2)
-    try:
-        yield
-    finally:
-        sys.stdout.flush()
-        sys.stderr.flush()
-        try:
-            end = os.fstat(1).st_size
-            if end > start:
-                first = max(start, end - LOG_TAIL_BYTES)
-                with open(log_path, "rb") as log:
-                    log.seek(first)
-                    sink["log_tail"] = log.read(end - first).decode("utf-8", "replace")
-        finally:
-            os.dup2(saved_err, 2)
-            os.close(saved_err)
-            if saved_out is not None:
-                os.dup2(saved_out, 1)
-                os.close(saved_out)
-            if temp is not None:
-                temp.close()
-
-
-def guarded(
-    ctx: ProbeContext, probe: Callable[[ProbeContext], dict[str, Any]], fail_status: str
-) -> dict[str, Any]:
-    """Runs a probe with its output captured; an exception the probe did not expect becomes a record."""
-    watch = Stopwatch()
-    extra: dict[str, Any] = {}
-    try:
-        with captured_output(extra):
-            record = probe(ctx)
-    except (Exception, SystemExit) as exc:  # noqa: BLE001 - every failure of a case ends in a record
-        record = {"status": fail_status, **ctx.error_fields(exc)}
-    record.setdefault("seconds", watch.seconds())
-    if "log_tail" in extra:
-        record["log_tail"] = extra["log_tail"]
-    return record

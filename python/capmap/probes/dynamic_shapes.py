@@ -27,7 +27,8 @@ from torch.utils import _pytree as pytree
 
 from capmap.compare import Comparison
 from capmap.errors import LibraryRoot, clean_message
-from capmap.probes.context import ProbeContext, Stopwatch
+from capmap.probes.context import ProbeContext
+from capmap.probes.process_plumbing import Stopwatch
 
 SPATIAL_GROWTH = 8
 _WHY_LIMIT = 600

@@ -8,9 +8,9 @@ import torch
 
 from capmap.capture import flat_case, flattening_wanted
 from capmap.compare import summary, vacuous_reason
-from capmap.file_trace import LibraryFileTrace
 from capmap.probes.context import ProbeContext
 from capmap.probes.path import CapturePath
+from capmap.tracing.file_trace import LibraryFileTrace
 
 PATH = CapturePath(
     name="eager",

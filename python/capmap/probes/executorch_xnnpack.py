@@ -20,8 +20,9 @@ import torch
 from torch.utils import _pytree as pytree
 
 from capmap.compare import compare
-from capmap.probes.context import ProbeContext, Stopwatch, captured_output
+from capmap.probes.context import ProbeContext
 from capmap.probes.path import CapturePath, ReproSpec, ReproSteps
+from capmap.probes.process_plumbing import Stopwatch, captured_output
 
 PATH = CapturePath(
     name="executorch",

@@ -7,8 +7,9 @@ from typing import Any
 import torch
 
 from capmap.compare import compare
-from capmap.probes.context import ProbeContext, Stopwatch, export_kind
+from capmap.probes.context import ProbeContext, export_kind
 from capmap.probes.path import CapturePath, ReproSpec, ReproSteps
+from capmap.probes.process_plumbing import Stopwatch
 
 PATH = CapturePath(
     name="export",

@@ -98,10 +98,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     os.environ[ENV] = "1"
 
-    from capmap.worker.process_control import cap_threads_before_torch
+    from capmap.torch_threads import cap_threads_before_torch
 
     cap_threads_before_torch()
-    from capmap import probes, registry
+    from capmap import registry
+    from capmap.probes.task import run_task
 
     case = registry.load(args.registries).by_name().get(args.case)
     if case is None:
@@ -113,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
         if event.get("type") == "record":
             records[event["path"]] = event["record"]
 
-    probes.run_task(case, ["eager", args.path], json.loads(args.settings), emit)
+    run_task(case, ["eager", args.path], json.loads(args.settings), emit)
     print(MARK + json.dumps(records.get(args.path), default=str), flush=True)
     return 0
 

@@ -9,8 +9,9 @@ from typing import Any
 import torch
 
 from capmap.compare import compare
-from capmap.probes.context import ProbeContext, Stopwatch, export_kind
+from capmap.probes.context import ProbeContext, export_kind
 from capmap.probes.path import CapturePath, ReproSpec, ReproSteps
+from capmap.probes.process_plumbing import Stopwatch
 
 # onnx, onnxruntime and onnxscript are imported where they are used, never at module level: the
 # catalog imports every path module, and without those packages (capmap[onnx]) the path is

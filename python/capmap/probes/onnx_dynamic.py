@@ -9,10 +9,11 @@ import torch
 
 from capmap.compare import Comparison, compare
 from capmap.probes import dynamic_shapes
-from capmap.probes.context import ProbeContext, Stopwatch
+from capmap.probes.context import ProbeContext
 from capmap.probes.onnx import ORT_REPRO_IMPORTS, ORT_REPRO_SESSION
 from capmap.probes.onnx import PATH as ONNX_PATH
 from capmap.probes.path import CapturePath, ReproSpec, ReproSteps
+from capmap.probes.process_plumbing import Stopwatch
 
 PATH = CapturePath(
     name="onnx-dynamic",

@@ -11,7 +11,8 @@ import torch
 from torch.utils import _pytree as pytree
 
 from capmap.compare import flatten
-from capmap.probes.context import ProbeContext, Stopwatch
+from capmap.probes.context import ProbeContext
+from capmap.probes.process_plumbing import Stopwatch
 
 if TYPE_CHECKING:
     import numpy as np

@@ -8,8 +8,9 @@ events leave on fd 4 (never stdout: cases print). See docs/reference/worker-prot
 
 from __future__ import annotations
 
+from capmap.torch_threads import cap_threads_before_torch
 from capmap.worker.entry import main
-from capmap.worker.process_control import cap_threads_before_torch, claim_compile_cache
+from capmap.worker.process_control import claim_compile_cache
 from capmap.worker.protocol import PROTOCOL_VERSION, encode, trim_record
 
 __all__ = [

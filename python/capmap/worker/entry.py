@@ -11,13 +11,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from capmap.torch_threads import cap_threads_before_torch
 from capmap.worker.fork_server import ForkServer
-from capmap.worker.process_control import (
-    become_subreaper,
-    cap_threads_before_torch,
-    claim_compile_cache,
-    set_parent_death_signal,
-)
+from capmap.worker.process_control import become_subreaper, claim_compile_cache, set_parent_death_signal
 from capmap.worker.protocol import COMMANDS_FD, EVENTS_FD, PROTOCOL_VERSION, Channel, encode
 
 
@@ -120,7 +116,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
     try:
-        import capmap.probes  # noqa: F401 - imported once here so every child starts warm
+        import capmap.probes.task  # noqa: F401 - imported once here so every child starts warm
     except Exception as exc:  # noqa: BLE001 - reported as one line, like a registry error
         say({"type": "error", "message": f"capmap.probes: cannot import: {type(exc).__name__}: {exc}"})
         return 2

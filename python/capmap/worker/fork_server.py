@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from capmap import child_state
-from capmap.file_trace import share_code_hashes
+from capmap.tracing.file_trace import share_code_hashes
 from capmap.worker.forked_child import TIMING_LOG_ENV, ForkedChild, TaskOrder, _log_line
 from capmap.worker.process_control import (
     _signal_name,
@@ -344,9 +344,9 @@ class ForkServer:
             return
         self._warmed.update(fresh)
         try:
-            from capmap import probes
+            from capmap.probes.task import warm_up
 
-            probes.warm_up(fresh, run_once=False)
+            warm_up(fresh, run_once=False)
         except Exception as exc:  # noqa: BLE001 - the child meets the same error and records it
             print(f"capmap.worker: cannot load the probes of {fresh}: {exc}", file=sys.stderr)
 
@@ -394,12 +394,12 @@ def _warm_up(paths: list[str]) -> dict[str, Any]:
     """
     import gc
 
-    from capmap import probes
+    from capmap.probes.task import warm_up
 
     start = time.monotonic()
     timings: dict[str, float] = {}
     try:
-        timings = probes.warm_up(paths, run_once=os.environ.get(NO_WARM_UP_ENV) != "1")
+        timings = warm_up(paths, run_once=os.environ.get(NO_WARM_UP_ENV) != "1")
     except Exception as exc:  # noqa: BLE001 - children meet the same error and record it
         print(f"capmap.worker: cannot warm up {paths}: {exc}", file=sys.stderr)
     # What the warm-up left alive is shared by every later child, like the imports.

@@ -16,7 +16,7 @@ from typing import Any
 
 from capmap import child_state
 from capmap.deferred import forget_built
-from capmap.worker.process_control import THREAD_ENV_VARS
+from capmap.torch_threads import THREAD_ENV_VARS
 from capmap.worker.protocol import Channel, encode, trim_record
 
 # Set by the engine bench: children append their fork timings to this file.
@@ -151,9 +151,9 @@ class ForkedChild:
         code = 0
         self._running_at = time.monotonic()
         try:
-            from capmap import probes
+            from capmap.probes.task import run_task
 
-            probes.run_task(case, paths, settings, emit)
+            run_task(case, paths, settings, emit)
         except BaseException:  # noqa: BLE001 - whatever escapes is reported through the exit code
             traceback.print_exc()
             code = 1

@@ -1,5 +1,5 @@
-"""What the worker does to its own process: threads before torch loads, its compile-cache slot,
-its children's reaper, its death with the supervisor's; signal names and thread counts."""
+"""What the worker does to its own process: its compile-cache slot, its children's reaper, its
+death with the supervisor's; signal names and thread counts."""
 
 from __future__ import annotations
 
@@ -11,18 +11,6 @@ import tempfile
 
 PR_SET_PDEATHSIG = 1
 PR_SET_CHILD_SUBREAPER = 36
-THREAD_ENV_VARS = ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS", "CAPMAP_THREADS")
-
-
-def cap_threads_before_torch() -> None:
-    """One thread everywhere before torch loads: no OpenMP pool may exist when we fork."""
-    for var in THREAD_ENV_VARS:
-        os.environ[var] = "1"
-    os.environ["TORCHINDUCTOR_COMPILE_THREADS"] = "1"
-    import torch
-
-    torch.set_num_threads(1)
-    torch.set_num_interop_threads(1)
 
 
 def claim_compile_cache() -> int | None:

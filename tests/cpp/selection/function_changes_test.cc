@@ -38,8 +38,10 @@ TEST(FunctionChanges, AHelperThatFailsCostsOnlyTheNarrowing) {
   const std::string said = testing::internal::GetCapturedStderr();
   EXPECT_EQ(s.to_run.size(), 2u);
   EXPECT_EQ(s.library_changed, 2u);
-  EXPECT_NE(said.find("cannot compare functions (false -m capmap.function_change exited with 1)"),
-            std::string::npos)
+  EXPECT_NE(
+      said.find(
+          "cannot compare functions (false -m capmap.selection.function_change exited with 1)"),
+      std::string::npos)
       << said;
 }
 

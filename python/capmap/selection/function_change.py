@@ -1,5 +1,5 @@
-"""`python -m capmap.function_change REV --request FILE`: of the cases that run a library file
-whose code changed since REV, those that run none of its changed functions, so
+"""`python -m capmap.selection.function_change REV --request FILE`: of the cases that run a
+library file whose code changed since REV, those that run none of its changed functions, so
 `capmap run --changed-since REV` carries them over instead of running them.
 
 Each changed file is split at REV and now (`function_split`). When every one changed outside
@@ -42,9 +42,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from capmap.code_change import git_top, source_at, source_now
-from capmap.function_split import FileChange, Functions, compare, short_name, split_functions
+from capmap.selection.code_change import git_top, source_at, source_now
+from capmap.selection.function_split import FileChange, Functions, compare, short_name, split_functions
 
+# The name messages begin with: what the engine runs.
+PROG = "capmap.selection.function_change"
 # Seconds one case's build and eager call may take here before it counts as affected.
 CASE_LIMIT_S = 120.0
 
@@ -158,10 +160,10 @@ def _observe(case: Any, settings: dict[str, Any]) -> dict[str, Any]:
     Returns {"base", "ran": [[file, first line], ...]} or {"error": why}."""
     from capmap import surveyed_library
     from capmap.deferred import Deferred
-    from capmap.file_trace import LibraryFileTrace
     from capmap.probes import catalog, eager
     from capmap.probes.context import ProbeContext
     from capmap.random_state import start_random_state
+    from capmap.tracing.file_trace import LibraryFileTrace
 
     owner = case.target.factory if isinstance(case.target, Deferred) else case.target
     root = surveyed_library.root_for(owner)
@@ -271,7 +273,7 @@ def _read_request(path: str) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m capmap.function_change", description=__doc__)
+    parser = argparse.ArgumentParser(prog=f"python -m {PROG}", description=__doc__)
     parser.add_argument("rev")
     parser.add_argument("--request", required=True, help="the request's JSON file")
     parser.add_argument("--remove-request", action="store_true", help="remove the file once read")
@@ -279,7 +281,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         request = _read_request(args.request)
     except (OSError, ValueError, KeyError, TypeError) as exc:
-        print(f"capmap.function_change: {args.request}: unreadable request: {exc}", file=sys.stderr)
+        print(f"{PROG}: {args.request}: unreadable request: {exc}", file=sys.stderr)
         return 2
     finally:
         if args.remove_request:
@@ -287,7 +289,7 @@ def main(argv: list[str] | None = None) -> int:
                 os.remove(args.request)
     top = git_top()
     if top is None:
-        print("capmap.function_change: the current folder is not in a git checkout", file=sys.stderr)
+        print(f"{PROG}: the current folder is not in a git checkout", file=sys.stderr)
         return 2
     change = Change.since(top, args.rev, request["files"])
     unaffected = [] if not change.narrowable() else _unaffected(change, request)
@@ -324,7 +326,7 @@ def _unaffected(change: Change, request: dict[str, Any]) -> list[str] | None:
 
 def _unaffected_traced(change: Change, request: dict[str, Any]) -> list[str] | None:
     """Of the requested cases, those whose traced eager call enters nothing the change made."""
-    from capmap.worker.process_control import cap_threads_before_torch
+    from capmap.torch_threads import cap_threads_before_torch
 
     cap_threads_before_torch()
     from capmap import registry
@@ -333,7 +335,7 @@ def _unaffected_traced(change: Change, request: dict[str, Any]) -> list[str] | N
     try:
         reg = registry.load(request["registries"])
     except RegistryError as exc:
-        print(f"capmap.function_change: {exc}", file=sys.stderr)
+        print(f"{PROG}: {exc}", file=sys.stderr)
         return None
     # Imported once here, so that no child pays for it again.
     import gc

@@ -1,4 +1,4 @@
-"""`python -m capmap.code_change REV FILE...`: which of the files a git diff lists changed only
+"""`python -m capmap.selection.code_change REV FILE...`: which of the files a git diff lists changed only
 their docstrings, comments or layout since REV, so `capmap run --changed-since REV` runs no case
 for them. Prints the JSON list of those files (as given); exit 2 when git cannot be asked.
 
@@ -13,7 +13,7 @@ import os
 import subprocess
 import sys
 
-from capmap.file_trace import source_code_hash
+from capmap.tracing.file_trace import source_code_hash
 
 
 def git_top() -> str | None:
@@ -53,11 +53,11 @@ def unchanged_code(top: str, rev: str, paths: list[str]) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if not args:
-        print("usage: python -m capmap.code_change REV [FILE...]", file=sys.stderr)
+        print("usage: python -m capmap.selection.code_change REV [FILE...]", file=sys.stderr)
         return 2
     top = git_top()
     if top is None:
-        print("capmap.code_change: the current folder is not in a git checkout", file=sys.stderr)
+        print("capmap.selection.code_change: the current folder is not in a git checkout", file=sys.stderr)
         return 2
     print(json.dumps(unchanged_code(top, args[0], args[1:])))
     return 0

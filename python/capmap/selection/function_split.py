@@ -13,7 +13,7 @@ import bisect
 import hashlib
 from dataclasses import dataclass, field
 
-from capmap.file_trace import printed_tree
+from capmap.tracing.file_trace import printed_tree
 
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _BLOCKS = (ast.If, ast.Try, ast.With, ast.AsyncWith, ast.For, ast.AsyncFor, ast.While)

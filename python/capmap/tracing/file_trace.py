@@ -385,13 +385,13 @@ def current_hashes(library: str, paths: Iterable[str]) -> dict[str, list[str]] |
 
 
 def main(argv: list[str] | None = None) -> int:
-    """`python -m capmap.file_trace LIBRARY PATH...`: prints `current_hashes` as one JSON line
+    """`python -m capmap.tracing.file_trace LIBRARY PATH...`: prints `current_hashes` as one JSON line
     (`capmap run --changed-auto` compares it with a baseline's); exit 2 when LIBRARY is not found."""
     import json
 
     args = sys.argv[1:] if argv is None else argv
     if not args:
-        print("usage: python -m capmap.file_trace LIBRARY [PATH...]", file=sys.stderr)
+        print("usage: python -m capmap.tracing.file_trace LIBRARY [PATH...]", file=sys.stderr)
         return 2
     found = current_hashes(args[0], args[1:])
     if found is None:
