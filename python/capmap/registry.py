@@ -16,6 +16,7 @@ from typing import Any
 from capmap import cases as _cases
 from capmap import surveyed_library, tensor_recipes
 from capmap.cases import Case, Exclusion, RegistryError
+from capmap.public_ref import public_ref
 from capmap.random_state import start_random_state
 
 DEFAULT_REGISTRY = "capmap.registries.kornia"
@@ -204,9 +205,17 @@ def _check_unique(found: list[Case]) -> None:
 
 
 def inventory(reg: Registry) -> list[dict[str, Any]]:
-    """Each case's inventory, with the digest of what it hands the operator (`inputs`)."""
+    """Each case's inventory, with the digest of what it hands the operator (`inputs`) and where
+    users import its operator from (`public_ref`)."""
     # Imported here: a repro script loads registries but may import only what it needs.
     from capmap.case_digest import case_digests
 
     digests = case_digests(reg.cases, reg.library.get("name"))
-    return [{**c.inventory(), "inputs": digests[c.name]} for c in reg.cases]
+    entries = []
+    for c in reg.cases:
+        entry = {**c.inventory(), "inputs": digests[c.name]}
+        # Asked here, where the library is imported: only its modules know what they export.
+        if (public := public_ref(c.ref)) is not None:
+            entry["public_ref"] = public
+        entries.append(entry)
+    return entries

@@ -16,7 +16,7 @@ namespace capmap {
 namespace {
 
 struct CaseFacts {
-  std::string operator_name, group, ref;
+  std::string operator_name, group, ref, public_ref;
 };
 
 std::string library_name(const VersionColumn& column) {
@@ -164,7 +164,7 @@ std::map<std::string, CaseFacts> case_facts(VersionMatrix& matrix,
       const std::string name = entry.value("name", "");
       if (facts.contains(name)) continue;
       facts[name] = {entry.value("operator", name), entry.value("group", ""),
-                     entry.value("ref", "")};
+                     entry.value("ref", ""), entry.value("public_ref", "")};
       if (auto files = entry.find("files"); files != entry.end() && files->is_object()) {
         for (const auto& [file, hash] : files->items()) add_package_dirs(file, packages);
       }
@@ -243,7 +243,8 @@ VersionMatrix build_version_matrix(std::vector<VersionColumn> columns) {
   std::set<std::string> packages;
   const std::map<std::string, CaseFacts> facts = case_facts(matrix, axis, packages);
   for (const auto& [name, fact] : facts) {
-    const PublicName public_name = derive_public_name(fact.ref, fact.operator_name, packages);
+    const PublicName public_name =
+        case_public_name(fact.ref, fact.public_ref, fact.operator_name, packages);
     for (const auto& path : matrix.paths) {
       if (auto row = matrix_row(matrix, name, fact, public_name.qualified, path)) {
         matrix.rows.push_back(std::move(*row));

@@ -284,7 +284,8 @@ CaseRow read_case(const json& c, std::size_t index, const std::vector<PagePath>&
   row.package = text_field(c, "package", where);
   row.section = text_field(c, "section", where);
   row.docs_url = expand_docs_url(urls.docs_url, row.ref);
-  row.public_name = derive_public_name(row.ref, row.operator_name, packages);
+  row.public_name =
+      case_public_name(row.ref, text_field(c, "public_ref", where), row.operator_name, packages);
   static const json no_paths = json::object();
   const json* case_paths = &no_paths;
   if (auto p = c.find("paths"); p != c.end() && !p->is_null()) {

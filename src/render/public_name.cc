@@ -75,6 +75,49 @@ PublicName derive_public_name(std::string_view ref, std::string_view operator_na
   return name;
 }
 
+PublicName case_public_name(std::string_view ref, std::string_view public_ref,
+                            std::string_view operator_name, const std::set<std::string>& packages) {
+  auto colon = public_ref.find(':');
+  if (ref.empty() || colon == std::string_view::npos || colon == 0 ||
+      colon + 1 == public_ref.size()) {
+    return derive_public_name(ref, operator_name, packages);
+  }
+  std::string_view module = public_ref.substr(0, colon);
+  std::string_view object = public_ref.substr(colon + 1);
+  // A method case names its method after the object the ref names ("Boxes" and
+  // "Boxes.from_tensor"), unless the ref names the method itself; a prefix such as
+  // "tiny_vit." in "tiny_vit.Attention.forward" stands before the object.
+  std::string member;
+  const bool names_operator =
+      object == operator_name ||
+      (object.size() > operator_name.size() &&
+       object.substr(object.size() - operator_name.size()) == operator_name &&
+       object[object.size() - operator_name.size() - 1] == '.');
+  if (!names_operator) {
+    std::vector<std::string> op_parts = split_dots(operator_name);
+    std::string_view last = object.substr(object.rfind('.') + 1);
+    for (std::size_t i = 0; i + 1 < op_parts.size(); ++i) {
+      if (op_parts[i] != last) continue;
+      for (std::size_t j = i + 1; j < op_parts.size(); ++j) member += "." + op_parts[j];
+      break;
+    }
+  }
+  PublicName name;
+  name.module = std::string(module);
+  name.qualified = name.module + "." + std::string(object) + member;
+  name.defined = std::string(ref) + member;
+  // An operator named with its module ("vit_mobile.conv_1x1_bn") belongs to the
+  // package above that module, as its registry grouped it.
+  const std::size_t before_operator = name.qualified.size() - operator_name.size();
+  if (!operator_name.empty() && name.qualified.size() > operator_name.size() &&
+      before_operator - 1 < name.module.size() &&
+      name.qualified.compare(before_operator, std::string_view::npos, operator_name) == 0 &&
+      name.qualified[before_operator - 1] == '.') {
+    name.module.resize(before_operator - 1);
+  }
+  return name;
+}
+
 void add_package_dirs(const std::string& file, std::set<std::string>& packages) {
   for (std::size_t slash = file.find('/'); slash != std::string::npos;
        slash = file.find('/', slash + 1)) {

@@ -74,6 +74,7 @@ constexpr Field kCaseFields[] = {
     {"section", kString},
     {"note", kString},
     {"ref", kString},
+    {"public_ref", kString},
     {"where", kString},
     {"tags", kStringList},
     {"skip", kString | kNull},

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from page_session import PageSession
 from playwright.sync_api import Page
-from snapshots import public_names_snapshot
+from snapshots import PAGE_PATHS, case, header, path_result, public_names_snapshot
 
 SHOWN = """() => Array.from(document.querySelectorAll('#cm-tables tbody tr'))
   .filter(r => !r.hidden && !r.closest('section').hidden)
@@ -51,6 +51,31 @@ def test_public_names_find_the_operator(
         page.wait_for_selector("#cm-tables tbody tr:not([hidden]) .qn mark")
         marks = page.locator("#cm-tables tbody tr:not([hidden]) .qn mark").all_text_contents()
         assert marks and all(m.lower() in query.lower() for m in marks)
+
+
+def test_another_library_is_searched_by_the_names_it_exports(
+    session: PageSession, render_page: Callable[..., Path]
+) -> None:
+    """As monai's page: classes defined in croppad/array.py and spatial/array.py are exported
+    by monai.transforms alone; the worker recorded that in each case's public_ref."""
+    ok = {p: path_result("ok") for p in PAGE_PATHS}
+    cases = []
+    for name, folder in (("SpatialPad", "croppad"), ("Flip", "spatial")):
+        entry = case(name, "transforms", ok, ref=f"namedlib.transforms.{folder}.array.{name}")
+        entry["public_ref"] = f"namedlib.transforms:{name}"
+        cases.append(entry)
+    page = session.open(render_page({"schema_version": 1, "header": header("namedlib"), "cases": cases}))
+    assert session.errors == []
+    page.locator("#cm-q").fill("namedlib.transforms.SpatialPad")
+    assert shown(page) == ["SpatialPad"]
+    row = page.locator("#cm-tables tbody tr:not([hidden])")
+    assert row.locator(".qn").text_content() == "namedlib.transforms.SpatialPad"
+    page.locator("#cm-q").fill("no_such_operator_anywhere")
+    assert shown(page) == []
+    hint = page.locator(".cm-empty").inner_text()
+    example = next(n for n in ("namedlib.transforms.Flip", "namedlib.transforms.SpatialPad") if n in hint)
+    assert f"Names are searched as written in the library ({example})" in hint, hint
+    assert example in (page.locator("#cm-q").get_attribute("placeholder") or "")
 
 
 def test_rows_show_public_names_grouped_by_public_package(session: PageSession, names_page: Path) -> None:

@@ -58,5 +58,47 @@ TEST(PublicName, ShortRefsStayAsTheyAre) {
   EXPECT_EQ(derive_public_name("solo", "solo", {}).qualified, "solo");
 }
 
+TEST(PublicName, TheStoredPackageIsTakenAsItIs) {
+  // monai.transforms.croppad exports nothing: the fixed cut named no object.
+  const char* ref = "monai.transforms.croppad.array.SpatialPad";
+  EXPECT_EQ(derive_public_name(ref, "SpatialPad", {}).qualified,
+            "monai.transforms.croppad.SpatialPad");
+  PublicName n = case_public_name(ref, "monai.transforms:SpatialPad", "SpatialPad", {});
+  EXPECT_EQ(n.qualified, "monai.transforms.SpatialPad");
+  EXPECT_EQ(n.module, "monai.transforms");
+  EXPECT_EQ(n.defined, ref);
+  // A module file only the defining module exports is kept, not cut to a package without it.
+  EXPECT_EQ(case_public_name("kornia.geometry.boxes.Boxes", "kornia.geometry.boxes:Boxes",
+                             "Boxes.from_tensor", {})
+                .qualified,
+            "kornia.geometry.boxes.Boxes.from_tensor");
+}
+
+TEST(PublicName, AStoredNameKeepsTheMethodOfItsCase) {
+  EXPECT_EQ(case_public_name("a.b.array.Thing", "a:Thing", "Thing.forward", {}).defined,
+            "a.b.array.Thing.forward");
+  EXPECT_EQ(
+      case_public_name("a.b.array.Thing.forward", "a:Thing.forward", "Thing.forward", {}).qualified,
+      "a.Thing.forward");
+  EXPECT_EQ(case_public_name("kornia.models.tiny_vit.Attention", "kornia.models.tiny_vit:Attention",
+                             "tiny_vit.Attention.build_attention_bias", {})
+                .qualified,
+            "kornia.models.tiny_vit.Attention.build_attention_bias");
+  PublicName grid = case_public_name("kornia.utils.create_meshgrid", "kornia.utils:create_meshgrid",
+                                     "utils.create_meshgrid", {});
+  EXPECT_EQ(grid.qualified, "kornia.utils.create_meshgrid");
+  EXPECT_EQ(grid.module, "kornia");  // the operator's name holds its module
+}
+
+TEST(PublicName, WithoutAStoredPackageTheNameIsDerived) {
+  const std::set<std::string> packages = dirs({"kornia/geometry/transform/imgwarp.py"});
+  const char* ref = "kornia.geometry.transform.imgwarp.warp_perspective";
+  for (const char* stored : {"", "no colon", ":x", "x:"}) {
+    EXPECT_EQ(case_public_name(ref, stored, "warp_perspective", packages).qualified,
+              "kornia.geometry.transform.warp_perspective")
+        << stored;
+  }
+}
+
 }  // namespace
 }  // namespace capmap
