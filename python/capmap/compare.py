@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
+import math
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -143,6 +145,26 @@ def vacuous_reason(expected: list[torch.Tensor], atol: float) -> str | None:
         f"every eager value is within the tolerance of zero (max |eager| {largest:.3g}, atol {atol:g}): "
         "outputs of zeros would agree too, so the comparison verified nothing"
     )
+
+
+# The message `_compare_values` writes for values beyond tolerance: which output failed.
+_VALUES_BEYOND = re.compile(r"^output (\d+): \d+ of \d+ values beyond tolerance")
+
+
+def failed_output(message: str) -> int | None:
+    """The index of the output whose values a mismatch's message (`compare`'s detail) says are
+    beyond tolerance; None for any other message (a count, a shape, a dynamic path's `at ...`)."""
+    found = _VALUES_BEYOND.match(message)
+    return int(found.group(1)) if found else None
+
+
+def difference_of_output(expected: torch.Tensor, other: torch.Tensor) -> float | None:
+    """The largest |difference| between two computations of one output (eager float32 and
+    float64), measured as a capture's is; None when their shapes or NaN positions differ."""
+    if tuple(expected.shape) != tuple(other.shape):
+        return None
+    result = _compare_values(0, expected.detach(), other.detach(), math.inf, 0.0)
+    return result.max_abs_diff if result.agrees else None
 
 
 def _compare_values(i: int, e: torch.Tensor, a: torch.Tensor, atol: float, rtol: float) -> Comparison:

@@ -16,7 +16,6 @@ from typing import Any
 from capmap import cases as _cases
 from capmap import surveyed_library, tensor_recipes
 from capmap.cases import Case, Exclusion, RegistryError
-from capmap.public_ref import public_ref
 from capmap.random_state import start_random_state
 
 DEFAULT_REGISTRY = "capmap.registries.kornia"
@@ -31,6 +30,8 @@ class Registry:
     excludes: list[Exclusion] = field(default_factory=list)
     library: dict[str, str] = field(default_factory=dict)
     modules: list[ModuleType] = field(default_factory=list)
+    # What a run says once about the registry (the library it inferred): one line each.
+    notes: list[str] = field(default_factory=list)
 
     def by_name(self) -> dict[str, Case]:
         return {c.name: c for c in self.cases}
@@ -174,11 +175,23 @@ def load(specs: list[str]) -> Registry:
         _cases._library.clear()
         _cases._library.update(saved[2])
     _check_unique(reg.cases)
+    if not reg.library.get("name"):
+        _infer_library(reg, list(specs or [DEFAULT_REGISTRY]))
     # The process probes what it loaded last: its cases are attributed to the library it names.
     surveyed_library.survey(reg.library.get("name"))
     global _loaded_specs
     _loaded_specs = list(specs or [DEFAULT_REGISTRY])
     return reg
+
+
+def _infer_library(reg: Registry, specs: list[str]) -> None:
+    """A registry that names no library surveys the one package its cases come from, exactly as
+    if it had said `library(NAME)`; the note says which, or why none (then each case keeps the
+    package that defines its target)."""
+    found = surveyed_library.infer(reg.cases, reg.modules)
+    if found.library is not None:
+        reg.library = {"name": found.library, "source_url": "", "docs_url": ""}
+    reg.notes.append(surveyed_library.inference_note(specs, found))
 
 
 def forget_loaded() -> None:
@@ -209,6 +222,7 @@ def inventory(reg: Registry) -> list[dict[str, Any]]:
     users import its operator from (`public_ref`)."""
     # Imported here: a repro script loads registries but may import only what it needs.
     from capmap.case_digest import case_digests
+    from capmap.public_ref import public_ref
 
     digests = case_digests(reg.cases, reg.library.get("name"))
     entries = []

@@ -143,6 +143,16 @@ void print_run_table(ResultStore& store, const std::string& run_key, const RunCa
   std::fflush(stdout);
 }
 
+// The lines the first worker's hello asks the run to say (the library a registry
+// that names none surveys): once per run, however many workers load the registry.
+void print_worker_notes(const nlohmann::json& hello) {
+  auto notes = hello.find("notes");
+  if (notes == hello.end() || !notes->is_array()) return;
+  for (const auto& note : *notes) {
+    if (note.is_string()) std::fprintf(stderr, "%s\n", note.get<std::string>().c_str());
+  }
+}
+
 // Plans the tasks the store lacks, runs them on the supervisor's workers and
 // prints the status table. `carries`: a baseline answers what the change left out.
 RunFigures run_tasks(Supervisor& supervisor, ResultStore& store, const RunSetup& setup,
@@ -245,6 +255,7 @@ void run_command(const RunCommandOptions& options, int& exit_code) {
   auto store = ResultStore::open_for_writing(setup.store);
   store.begin_run(
       describe_run(*hello, options, setup, this_run, run_key, announced, paths, cases.asked));
+  print_worker_notes(*hello);
   // --repro: scripts of the failing cells, written by a low-priority process as records arrive.
   std::optional<ReproWriter> repro_writer;
   if (options.repro) repro_writer.emplace(setup.supervisor.python, setup.store, run_key);

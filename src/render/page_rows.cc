@@ -139,6 +139,10 @@ std::string measured_text(const json& record, const json& c) {
   if (auto what = record.find("check_failed"); what != record.end() && what->is_string()) {
     out += " (" + what->get<std::string>() + " check)";
   }
+  // Eager's own rounding on these inputs (probes/conditioning.py): float32 against float64.
+  if (double own = number_field(record, "eager_float64_diff"); own >= 0) {
+    out += fmt::format("; eager float32 itself differs from float64 by {:.3g}", own);
+  }
   return out;
 }
 

@@ -13,10 +13,13 @@ import torch
 from capmap.capture import FlatCase
 from capmap.cases import Case
 from capmap.compare import Comparison
-from capmap.errors import LibraryRoot, describe
+from capmap.errors import LibraryRoot, describe, note_where_unbacked_values_are_made
 from capmap.probes.case_calls import FlatCalls, PlainCalls
 from capmap.probes.process_plumbing import Stopwatch
 from capmap.tracing.file_trace import LibraryFileTrace, dynamo_traced_code
+
+# Every probe's failure on a data-dependent value names the library line that made it.
+note_where_unbacked_values_are_made()
 
 
 def export_kind(strict: bool) -> str:
@@ -42,6 +45,9 @@ class ProbeContext:
     traced_exports: set[str] = field(default_factory=set)
     # The task's rehearsal ran the capture module under an export's flags (probes/rehearsal.py).
     rehearsed: bool = False
+    # The case computed in float64 (probes/conditioning.py), once the first mismatch of values
+    # asked for it: how far eager float32 itself lies from it.
+    float64: Any = None
 
     @contextlib.contextmanager
     def library_trace(self, export: str | None = None) -> Iterator[None]:

@@ -40,6 +40,8 @@ def _hello(reg: Any, *, with_coverage: bool) -> dict[str, Any]:
         "coverage": _coverage_figure(reg) if with_coverage else None,
         "paths": catalog.announce(),
         "unavailable": catalog.unavailable(),
+        # Lines the engine prints once per run (not once per worker): the library inferred.
+        "notes": list(reg.notes),
     }
 
 

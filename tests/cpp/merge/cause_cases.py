@@ -66,9 +66,44 @@ def tagged_view(x: torch.Tensor) -> torch.Tensor:
     return (x.as_subclass(Tagged) + 1).as_subclass(torch.Tensor)
 
 
+def reduced_dims(x: torch.Tensor) -> list[int]:
+    # Numbers that depend only on the rank, made through a tensor: each is data-dependent.
+    return torch.arange(2, x.dim()).tolist()
+
+
+def spatial_sum(x: torch.Tensor) -> torch.Tensor:
+    return x.sum(dim=reduced_dims(x))
+
+
+class DataShortcut(torch.nn.Module):
+    """A shortcut that pads channels with zeros through `.data`, as a ResNet's shortcut A does."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.conv = torch.nn.Conv2d(2, 2, 1)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        out = self.conv(x)
+        return torch.cat([out.data, torch.zeros_like(out)], 1)
+
+
+class DataAssignment(torch.nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.conv = torch.nn.Conv2d(2, 2, 1)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        y = self.conv(x)
+        y.data = y.data.clamp(min=0)
+        return y * 2
+
+
 case("clamp_int_float_bounds", G, clamp_int_float_bounds, [torch.arange(6)])
 case("tagged_tensor", G, tagged_tensor, [torch.rand(2, 3)])
 case("tagged_view", G, tagged_view, [torch.rand(2, 3)])
 case("numpy_round_trip", G, numpy_round_trip, [torch.rand(2, 3)])
 case("generator_with_mutation", G, generator_with_mutation, [torch.rand(2, 3)])
 case("source_file_length", G, source_file_length, [torch.rand(2, 3)])
+case("spatial_sum", G, spatial_sum, [torch.rand(2, 2, 3, 3)])
+case("DataShortcut", G, DataShortcut(), [torch.rand(2, 2, 3, 3)])
+case("DataAssignment", G, DataAssignment(), [torch.rand(2, 2, 3, 3)])

@@ -93,6 +93,28 @@ TEST(CauseRules, StoredRunMessagesGetCausesThatSayWhatToDo) {
 }
 
 // The dynamic-shape paths' messages: the cause names the pinned size or the kept condition.
+// Where torch fails on a value the library made earlier, the worker's finding (the message's
+// second line) decides the cause: a `.data` read is the library's, never a torch bug to report.
+TEST(CauseRules, AValueMadeEarlierIsBlamedOnTheLineThatMadeIt) {
+  CauseRules rules = CauseRules::load({});
+  std::map<std::string, Cause> causes;
+  for (const auto& e : examples()) {
+    causes[e["scenario"].get<std::string>() + " " + e["path"].get<std::string>()] =
+        classify(rules, e);
+  }
+  EXPECT_EQ(causes["run:spatial_sum export"].rule_id, "data-dependent-tolist");
+  EXPECT_NE(causes["run:spatial_sum export"].remedy.find("list(range("), std::string::npos);
+  for (const char* key :
+       {"run:DataShortcut export", "run:DataShortcut onnx", "run:DataAssignment export"}) {
+    const Cause& cause = causes[key];
+    EXPECT_EQ(cause.rule_id, "data-of-traced-tensor") << key;
+    EXPECT_NE(cause.remedy.find(".detach()"), std::string::npos) << key;
+    EXPECT_EQ(cause.remedy.find("report"), std::string::npos) << key;
+    EXPECT_NE(cause.category, "torch-bug") << key;
+  }
+  EXPECT_EQ(causes["run:DataAssignment compile"].rule_id, "data-assignment-traced");
+}
+
 TEST(CauseRules, DynamicShapeCausesNameThePinnedSize) {
   CauseRules rules = CauseRules::load({});
   std::map<std::string, std::string> causes;

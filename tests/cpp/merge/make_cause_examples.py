@@ -374,6 +374,16 @@ add(
     message="output 0: NaN at 12 different positions (eager 0 NaN, capture 12 of 4096)",
 )
 add("mismatch-non-finite", "compile", "mismatch", "numeric-mismatch", message="output 0: 3 non-finite values")
+add(
+    "mismatch-ill-conditioned",
+    "compile",
+    "mismatch",
+    "numeric-mismatch",
+    message="output 0: 19 of 32 values beyond tolerance (max |diff| 0.00389; allowed 0.0002 + "
+    "0.001·|eager|)\nill-conditioned on these inputs: eager float32 already differs from eager "
+    "float64 by 0.00389 (the capture from eager float32 by 0.00389), so the comparison cannot "
+    "tell a wrong capture from rounding",
+)
 eager_exc = capture(lambda: torch.rand(2, 3) @ torch.rand(4, 5))
 if eager_exc is not None:
     add("eager-matmul", "eager", "fail", "eager-failure", eager_exc)
