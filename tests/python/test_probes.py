@@ -88,7 +88,9 @@ def test_plain_elementwise_is_captured_by_every_path_in_one_graph(tasks: dict[st
     compiled = task["compile"]
     assert compiled["graph_breaks"] == 0 and compiled["break_reasons"] == []
     assert compiled["graph_count"] == 1 and compiled["recompiled"] is False
-    assert 0 < compiled["compile_seconds"] <= compiled["first_run_seconds"]
+    # Compiling is part of the first run. dynamo times it on the wall clock, the probe the first
+    # run on the monotonic one: on a loaded VM they drift apart (seen: 23.79 s against 23.68 s).
+    assert 0 < compiled["compile_seconds"] <= compiled["first_run_seconds"] + 1.0
 
 
 def test_value_dependent_branch_fails_export_and_breaks_compile(tasks: dict[str, Task]) -> None:
