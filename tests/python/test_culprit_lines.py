@@ -19,7 +19,8 @@ from typing import Any
 
 import pytest
 import torch
-from capmap.errors import describe, library_root, note_where_unbacked_values_are_made
+from capmap.culprit import note_where_unbacked_values_are_made
+from capmap.errors import describe, library_root
 from capmap_testing import PYTHON_DIR, python_env, run_capmap
 
 LIBRARY = {

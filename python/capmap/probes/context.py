@@ -13,7 +13,8 @@ import torch
 from capmap.capture import FlatCase
 from capmap.cases import Case
 from capmap.compare import Comparison
-from capmap.errors import LibraryRoot, describe, note_where_unbacked_values_are_made
+from capmap.culprit import note_where_unbacked_values_are_made
+from capmap.errors import LibraryRoot, describe
 from capmap.probes.case_calls import FlatCalls, PlainCalls
 from capmap.probes.process_plumbing import Stopwatch
 from capmap.tracing.file_trace import LibraryFileTrace, dynamo_traced_code
