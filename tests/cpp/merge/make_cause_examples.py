@@ -7,7 +7,8 @@ classify every stored example and check that each shipped rule is exercised.
 
 Entries whose scenario starts with "survey:" were copied from records of a real Kornia survey
 run (capmap run), those starting with "run:" from a capmap run of tests/cpp/merge/cause_cases.py
-(programs that provoke the failures no Kornia case in a small sample shows); regenerating keeps
+(programs that provoke the failures no Kornia case in a small sample shows) or of the MONAI survey
+(surveys/monai/monai_cases.py); regenerating keeps
 both. `--from-store` copies one more such record, as stored, without running the scenarios.
 
 Run:  PYTHONPATH=python python3 tests/cpp/merge/make_cause_examples.py
