@@ -9,8 +9,6 @@ import traceback
 from dataclasses import dataclass
 from typing import Any
 
-from capmap.culprit import culprit
-
 MESSAGE_LIMIT = 1000
 FRAME_LIMIT = 6
 
@@ -184,6 +182,10 @@ def describe(exc: BaseException, root: LibraryRoot | None) -> ErrorInfo:
                 break
     deduped = _deduped(frames)
     if root is not None:
+        # Imported here: a repro script loads its registry (which imports this module) and may
+        # import nothing of capmap beyond the loader.
+        from capmap.culprit import culprit
+
         found = culprit(chain, root, deduped[-1] if deduped else None)
         if found is not None:
             finding, made = found
