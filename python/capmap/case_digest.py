@@ -24,6 +24,7 @@ from typing import Any
 from capmap import tensor_recipes
 from capmap.cases import Case
 from capmap.deferred import Deferred
+from capmap.surveyed_library import code_names
 
 # Objects deeper than this are named by their class, so that a chain the identity guard does not
 # see as a cycle cannot recurse without end. A network's weights sit about four levels down per
@@ -128,7 +129,7 @@ class _Digester:
             parts.append(self.of(obj.__kwdefaults__, depth + 1))
             cells = [c.cell_contents for c in obj.__closure__ or () if _cell_is_set(c)]
             parts.append(self.of(cells, depth + 1))
-            used = {n: obj.__globals__[n] for n in _global_names(obj.__code__) if n in obj.__globals__}
+            used = {n: obj.__globals__[n] for n in code_names(obj.__code__) if n in obj.__globals__}
             parts.append(self.of(used, depth + 1))
         return b"".join(parts)
 
@@ -139,15 +140,6 @@ def _cell_is_set(cell: types.CellType) -> bool:
     except ValueError:
         return False
     return True
-
-
-def _global_names(code: types.CodeType) -> list[str]:
-    """The global names a function and the functions nested in it (lambdas, comprehensions) use."""
-    names = list(code.co_names)
-    for const in code.co_consts:
-        if isinstance(const, types.CodeType):
-            names.extend(_global_names(const))
-    return sorted(set(names))
 
 
 def _class_name(cls: type) -> str:

@@ -207,7 +207,7 @@ class _Walk:
     def code(self, fn: FunctionType) -> None:
         """A registry function: the globals its code (and the code nested in it) names, an
         attribute it names of a module of the registry, its closure and its defaults."""
-        names = _code_names(fn.__code__)
+        names = code_names(fn.__code__)
         used: list[Any] = []
         for name in names:
             if name in fn.__globals__:
@@ -225,12 +225,12 @@ class _Walk:
         self.many([*used, *cells, *(fn.__defaults__ or ()), *(fn.__kwdefaults__ or {}).values()])
 
 
-def _code_names(code: CodeType) -> list[str]:
+def code_names(code: CodeType) -> list[str]:
     """The names a function and the functions nested in it (lambdas, comprehensions) use."""
     names = list(code.co_names)
     for const in code.co_consts:
         if isinstance(const, CodeType):
-            names.extend(_code_names(const))
+            names.extend(code_names(const))
     return sorted(set(names))
 
 
