@@ -47,6 +47,8 @@ class Loss(torch.nn.Module):
         return loss(x)
 """,
     "culpritlib/nets.py": """\
+import functools
+
 import torch
 
 
@@ -70,6 +72,32 @@ class SetData(torch.nn.Module):
         y = self.conv(x)
         y.data = y.data.clamp(min=0)  # set line
         return y * 2
+
+
+class Block(torch.nn.Module):
+    def __init__(self, downsample):
+        super().__init__()
+        self.conv = torch.nn.Conv2d(2, 2, 1)
+        self.downsample = downsample
+
+    def forward(self, x):
+        out = torch.cat([self.conv(x), x], 1)
+        return out + self.downsample(x)  # call line
+
+
+# The block's shortcut is a partial of a method of the net: torch keeps only `forward` frames
+# in a node's stack, so no node's stack reaches the `.data` line.
+class PaddedNet(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.block = Block(functools.partial(self._pad, planes=4))
+
+    def _pad(self, x, planes):
+        zeros = torch.zeros(x.size(0), planes - x.size(1), *x.shape[2:])
+        return torch.cat([x.data, zeros], 1)  # padded line
+
+    def forward(self, x):
+        return self.block(x)  # block line
 """,
 }
 
@@ -78,7 +106,7 @@ import torch
 from capmap import case, library
 
 from culpritlib.losses import Loss
-from culpritlib.nets import SetData, Shortcut
+from culpritlib.nets import PaddedNet, SetData, Shortcut
 
 library("culpritlib")
 
@@ -86,6 +114,7 @@ X = torch.rand(2, 2, 3, 3)
 case("Loss", "losses", Loss(), [X])
 case("Shortcut", "nets", Shortcut(), [X])
 case("SetData", "nets", SetData(), [X])
+case("PaddedNet", "nets", PaddedNet(), [X])
 """
 
 ONNX = all(importlib.util.find_spec(m) for m in ("onnx", "onnxscript", "onnxruntime"))
@@ -101,6 +130,8 @@ MADE = line_of("shapes", "made line") + " in dims"
 USED = line_of("losses", "used line") + " in loss"
 DATA = line_of("nets", "data line") + " in forward"
 SET = line_of("nets", "set line") + " in forward"
+PADDED = [line_of("nets", "block line") + " in forward", line_of("nets", "call line") + " in forward",
+          line_of("nets", "padded line") + " in _pad"]  # fmt: skip
 
 
 def write_library(base: Path) -> Path:
@@ -168,6 +199,21 @@ def test_a_data_read_of_a_traced_tensor_is_blamed_on_its_line(culpritlib: dict[s
         )
 
 
+def test_a_data_read_in_a_function_the_line_calls_is_blamed_on_its_line(
+    culpritlib: dict[str, ModuleType],
+) -> None:
+    module = culpritlib["nets"].PaddedNet()
+    info = describe(failure("non-strict", module.eval()), library_root(module))
+    # The stack of the line that uses the constant, then the `.data` line in the function it calls.
+    assert info.frames == PADDED
+    assert info.message.splitlines()[1] == (
+        f"Reads `.data` of a traced tensor at {PADDED[2]} "
+        "(`return torch.cat([x.data, zeros], 1)  # padded line`), "
+        f"called at {PADDED[1]}: the tracer does not follow `.data`, "
+        "so the program keeps a fake constant in its place."
+    )
+
+
 def test_the_snapshot_and_the_page_name_the_culprit_line(capmap_bin: Path, tmp_path: Path) -> None:
     library = write_library(tmp_path / "lib")
     registry = tmp_path / "culpritlib_cases.py"
@@ -194,14 +240,14 @@ def test_the_snapshot_and_the_page_name_the_culprit_line(capmap_bin: Path, tmp_p
     # torch.compile breaks the graph at the `.tolist()` line itself.
     assert cases["Loss"]["compile"]["break_reasons"][0]["where"] == MADE
 
-    for name, line in (("Shortcut", DATA), ("SetData", SET)):
+    for name, lines in (("Shortcut", [DATA]), ("SetData", [SET]), ("PaddedNet", PADDED)):
         for path in failed:
             record = cases[name][path]
             assert record["page_status"] == "fail", (name, path, record)
             assert record["cause"].startswith("Reads or assigns `.data` of a traced tensor"), (name, path)
             assert record["category"] == "unsupported-python"
             assert ".detach()" in record["remedy"] and "report" not in record["remedy"].lower()
-            assert record["frames"] == [line], (name, path)
+            assert record["frames"] == lines, (name, path)
     assignment = cases["SetData"]["compile"]
     assert assignment["page_status"] == "ok-breaks"
     assert assignment["cause"].startswith("Assigns to `.data` of a tensor made inside the traced code")

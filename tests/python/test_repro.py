@@ -45,33 +45,39 @@ HARNESS_CELL = ("fails_only_in_the_harness", "export")
 HARNESS_CELLS = {HARNESS_CELL, ("fails_only_in_the_harness", "onnx")}
 
 # Installed as sitecustomize for every process started with the guard on PYTHONPATH; it acts only
-# in a repro script (its file name ends in .onnx.py, .export.py or .compile.py).
+# in a repro script (its file name ends in .onnx.py, .export.py or .compile.py). It asks at each
+# import, not at start-up: `repro --check` forks its scripts from a launcher, whose own argv
+# names the launcher.
 IMPORT_GUARD = """
 import sys
 from pathlib import Path
 
-if sys.argv and sys.argv[0].endswith((".onnx.py", ".export.py", ".compile.py")):
-    text = Path(sys.argv[0]).read_text()
-    loader = {
-        "capmap",
-        "capmap.cases",
-        "capmap.deferred",
-        "capmap.registry",
-        "capmap.surveyed_library",
-        "capmap.errors",
-        # The loader seeds the generators and records how the registry's tensors are made.
-        "capmap.random_state",
-        "capmap.tensor_recipes",
-    }
-    allowed = loader if "capmap.registry" in text else set()
+LOADER = {
+    "capmap",
+    "capmap.cases",
+    "capmap.deferred",
+    "capmap.registry",
+    "capmap.surveyed_library",
+    "capmap.errors",
+    # The loader seeds the generators and records how the registry's tensors are made.
+    "capmap.random_state",
+    "capmap.tensor_recipes",
+}
 
-    class _NoCapmap:
-        def find_spec(self, name, path=None, target=None):
-            if (name == "capmap" or name.startswith("capmap.")) and name not in allowed:
-                raise ImportError(f"a repro script imported {name}")
+
+class _NoCapmap:
+    def find_spec(self, name, path=None, target=None):
+        script = sys.argv[0] if sys.argv else ""
+        if not script.endswith((".onnx.py", ".export.py", ".compile.py")):
             return None
+        if name == "capmap" or name.startswith("capmap."):
+            allowed = LOADER if "capmap.registry" in Path(script).read_text() else set()
+            if name not in allowed:
+                raise ImportError(f"a repro script imported {name}")
+        return None
 
-    sys.meta_path.insert(0, _NoCapmap())
+
+sys.meta_path.insert(0, _NoCapmap())
 """
 
 
@@ -279,6 +285,49 @@ def test_the_import_guard_refuses_capmap_in_a_script(survey: Survey, tmp_path: P
         check=False,
     )
     assert done.returncode != 0 and "a repro script imported capmap" in done.stderr
+
+
+LAUNCHED = """\
+import os
+import sys
+
+print("capmap modules:", sorted(m for m in sys.modules if m.split(".")[0] == "capmap"))
+print("argv:", sys.argv, "cwd:", os.getcwd(), "path0:", sys.path[0], "name:", __name__)
+print("outcome: ok")
+import capmap.probes
+"""
+
+
+def test_a_launched_script_runs_as_its_own_main_and_sees_no_capmap(
+    survey: Survey, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`repro --check` forks each script from a launcher that imported torch: the script must
+    still run as `python SCRIPT` would, in its folder, with nothing of capmap imported (the
+    guard bites there too), and its crash, exit and time limit are its own."""
+    from capmap.repro.check import ScriptLauncher, run_script
+
+    monkeypatch.setenv("PYTHONPATH", survey.guard_env["PYTHONPATH"])
+    folder = tmp_path / "scripts"
+    folder.mkdir()
+    (folder / "look.export.py").write_text(LAUNCHED)
+    (folder / "segv.export.py").write_text("import ctypes\n\nctypes.string_at(0)\n")
+    (folder / "exits.export.py").write_text("import sys\n\nsys.exit(3)\n")
+    (folder / "sleeps.export.py").write_text("import time\n\ntime.sleep(60)\n")
+    launcher = ScriptLauncher()
+    try:
+        looked = run_script(folder / "look.export.py", 120, 2**33, launcher=launcher)
+        crashed = run_script(folder / "segv.export.py", 120, 2**33, launcher=launcher)
+        exited = run_script(folder / "exits.export.py", 120, 2**33, launcher=launcher)
+        slept = run_script(folder / "sleeps.export.py", 2, 2**33, launcher=launcher)
+    finally:
+        launcher.close()
+    output = looked.output_tail
+    assert "capmap modules: []" in output, output
+    assert f"argv: ['look.export.py'] cwd: {folder} path0: {folder} name: __main__" in output
+    assert "ImportError: a repro script imported capmap" in output, output
+    assert (crashed.status, crashed.signal) == ("crashed", "SIGSEGV")
+    assert (exited.status, exited.exit) == ("crashed", 3)
+    assert slept.status == "timeout"
 
 
 def test_verdicts_reach_the_store_and_the_merged_snapshot(

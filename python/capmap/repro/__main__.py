@@ -146,7 +146,7 @@ def _follow(args: argparse.Namespace) -> int:
 
 
 def _check(args: argparse.Namespace, source: Source) -> int:
-    from capmap.repro.check import CHECK_FAILED, limits_for, reproduces, run_script
+    from capmap.repro.check import CHECK_FAILED, ScriptLauncher, limits_for, reproduces, run_script
     from capmap.repro.script import file_stem, write_script
 
     cells = source.failing()
@@ -165,6 +165,7 @@ def _check(args: argparse.Namespace, source: Source) -> int:
     failed: list[str] = []
     broken: list[str] = []
     reproduced = 0
+    launcher = ScriptLauncher()
     for cell in cells:
         case = cases.get(cell.case)
         check_failed = False
@@ -174,7 +175,7 @@ def _check(args: argparse.Namespace, source: Source) -> int:
         else:
             script = write_script(case, cell, source.run, folder / f"{file_stem(cell.case, cell.path)}.py")
             limit, memory = limits_for(cell.record, args.timeout)
-            outcome = run_script(script, limit, memory)
+            outcome = run_script(script, limit, memory, launcher=launcher)
             ok = reproduces(cell.record, outcome)
             script_text = script.read_text(encoding="utf-8")
             outcome_line = outcome.line()
@@ -192,6 +193,7 @@ def _check(args: argparse.Namespace, source: Source) -> int:
         if results is not None:
             verdict = _result(source.run.run_key, cell, ok, outcome_line, script_text)
             results.write(json.dumps(verdict, ensure_ascii=False) + "\n")
+    launcher.close()
     if results is not None:
         results.close()
     share = 100.0 * reproduced / len(cells)

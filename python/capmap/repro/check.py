@@ -8,13 +8,16 @@ otherwise its last `outcome:` line says what happened.
 
 from __future__ import annotations
 
+import json
 import os
 import re
+import select
 import signal
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -96,59 +99,175 @@ def script_environment() -> dict[str, str]:
     return env
 
 
-def run_script(script: Path, timeout: float, memory_limit: int, python: str = sys.executable) -> Outcome:
-    with tempfile.TemporaryFile() as log:
-        proc = subprocess.Popen(
-            [python, script.name],
-            cwd=script.parent,
-            stdin=subprocess.DEVNULL,
-            stdout=log,
-            stderr=subprocess.STDOUT,
+class ScriptLauncher:
+    """One `script_launcher.py` process for a whole check: it imports torch and the exporters
+    once and forks each script from there, so a script does not pay four seconds of imports.
+    The script still runs with nothing of capmap imported, in a process group of its own."""
+
+    def __init__(self, python: str = sys.executable) -> None:
+        self.proc = subprocess.Popen(
+            [python, str(Path(__file__).with_name("script_launcher.py"))],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
             env=script_environment(),
-            start_new_session=True,
         )
-        deadline = time.monotonic() + timeout
-        verdict = ""
-        while True:
-            try:
-                proc.wait(timeout=_POLL_SECONDS)
-                break
-            except subprocess.TimeoutExpired:
-                pass
-            if time.monotonic() > deadline:
-                verdict = "timeout"
-            elif _group_rss_bytes(proc.pid) > memory_limit:
-                verdict = "oom"
-            if verdict:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait()
-                break
-        # Nothing the script started outlives it.
+        self._pending = b""
+
+    def start(self, script: Path, log: Path) -> int:
+        """Forks the script's process; returns its pid (also its process group's id)."""
+        assert self.proc.stdin is not None
+        request = json.dumps({"script": str(script.resolve()), "log": str(log)}) + "\n"
         try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except OSError:
-            pass
-        log.seek(0)
-        output = log.read().decode("utf-8", "replace")
+            self.proc.stdin.write(request.encode())
+            self.proc.stdin.flush()
+        except OSError as exc:
+            raise LauncherGone(f"the script launcher ended: {exc}") from exc
+        answer = self._answer(None)
+        assert answer is not None
+        return int(answer["pid"])
+
+    def ended(self, timeout: float | None) -> int | None:
+        """The script's wait status once it has ended, else None after `timeout` seconds."""
+        answer = self._answer(timeout)
+        return None if answer is None else int(answer["status"])
+
+    def _answer(self, timeout: float | None) -> dict[str, Any] | None:
+        # Read from the descriptor itself: a buffered reader could hold the next answer where
+        # select() does not see it.
+        assert self.proc.stdout is not None
+        fd = self.proc.stdout.fileno()
+        while b"\n" not in self._pending:
+            ready, _, _ = select.select([fd], [], [], timeout)
+            if not ready:
+                return None
+            chunk = os.read(fd, 4096)
+            if not chunk:
+                raise LauncherGone("the script launcher ended")
+            self._pending += chunk
+        line, self._pending = self._pending.split(b"\n", 1)
+        answer: dict[str, Any] = json.loads(line)
+        return answer
+
+    def close(self) -> None:
+        if self.proc.stdin is not None:
+            self.proc.stdin.close()
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+
+class LauncherGone(RuntimeError):
+    """The launcher process ended before it answered."""
+
+
+def run_script(
+    script: Path,
+    timeout: float,
+    memory_limit: int,
+    python: str = sys.executable,
+    launcher: ScriptLauncher | None = None,
+) -> Outcome:
+    """Runs `script` as `python SCRIPT` in its folder; with `launcher`, forked from it."""
+    with tempfile.TemporaryDirectory() as folder:
+        log = Path(folder) / "output"
+        pid, ended = _launched(launcher, script, log) or _spawned(python, script, log)
+        returncode, verdict = _watch(pid, ended, timeout, memory_limit)
+        output = log.read_text(encoding="utf-8", errors="replace") if log.exists() else ""
     tail = output[-_OUTPUT_TAIL:]
     if verdict == "timeout":
         return Outcome("timeout", message=f"still running after {timeout:g} s", output_tail=tail)
     if verdict == "oom":
         return Outcome("oom", message=f"more than {memory_limit} bytes resident", output_tail=tail)
-    if proc.returncode < 0:
-        return Outcome("crashed", signal=_signal_name(-proc.returncode), output_tail=tail)
+    if returncode < 0:
+        return Outcome("crashed", signal=_signal_name(-returncode), output_tail=tail)
     at = output.rfind("outcome: ")
     while at > 0 and output[at - 1] != "\n":
         at = output.rfind("outcome: ", 0, at)
     match = _OUTCOME.match(output[at:].strip()) if at >= 0 else None
     if match is None:
-        if proc.returncode != 0 and "Traceback (most recent call last)" in output:
+        if returncode != 0 and "Traceback (most recent call last)" in output:
             # The script raised before it reached a verdict: the check failed, not the record.
-            return Outcome(CHECK_FAILED, exit=proc.returncode, message=last_line(output), output_tail=tail)
-        return Outcome("crashed", exit=proc.returncode, message=first_line(output[-500:]), output_tail=tail)
+            return Outcome(CHECK_FAILED, exit=returncode, message=last_line(output), output_tail=tail)
+        return Outcome("crashed", exit=returncode, message=first_line(output[-500:]), output_tail=tail)
     return Outcome(
         match.group(1), match.group(2) or "", clean_message(match.group(3) or ""), output_tail=tail
     )
+
+
+# A started script: its pid, and a wait for its exit code (None while it still runs).
+_Started = tuple[int, Callable[[float], "int | None"]]
+
+
+def _launched(launcher: ScriptLauncher | None, script: Path, log: Path) -> _Started | None:
+    if launcher is None:
+        return None
+    try:
+        pid = launcher.start(script, log)
+    except LauncherGone:
+        return None  # started the plain way instead
+
+    def ended(timeout: float) -> int | None:
+        status = launcher.ended(timeout)
+        return None if status is None else os.waitstatus_to_exitcode(status)
+
+    return pid, ended
+
+
+def _spawned(python: str, script: Path, log: Path) -> _Started:
+    with log.open("wb") as out:
+        proc = subprocess.Popen(
+            [python, script.name],
+            cwd=script.parent,
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            env=script_environment(),
+            start_new_session=True,
+        )
+
+    def ended(timeout: float) -> int | None:
+        try:
+            return proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return None
+
+    return proc.pid, ended
+
+
+def _watch(
+    pid: int, ended: Callable[[float], int | None], timeout: float, memory_limit: int
+) -> tuple[int, str]:
+    """Waits for the script's process `pid` (the leader of its own group) to end, killing its
+    group past the time or memory limit. Returns (its exit code, or minus the signal that ended
+    it; "timeout", "oom" or "")."""
+    deadline = time.monotonic() + timeout
+    verdict = ""
+    while True:
+        returncode = ended(_POLL_SECONDS)
+        if returncode is not None:
+            break
+        if time.monotonic() > deadline:
+            verdict = "timeout"
+        elif _group_rss_bytes(pid) > memory_limit:
+            verdict = "oom"
+        if verdict:
+            _kill_group(pid)
+            while (returncode := ended(_POLL_SECONDS)) is None:
+                pass
+            break
+    # Nothing the script started outlives it.
+    _kill_group(pid)
+    return returncode, verdict
+
+
+def _kill_group(pgid: int) -> None:
+    try:
+        os.killpg(pgid, signal.SIGKILL)
+    except OSError:
+        pass
 
 
 def _comparable(text: str) -> str:
