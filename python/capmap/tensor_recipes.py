@@ -144,48 +144,58 @@ def _function_name(func: Any) -> str:
     return f"{module}:{name}"
 
 
+# Values read by their printed form, matched by exact type first: most of a call's arguments.
+_PLAIN_TYPES = (type(None), bool, int, float, complex, str, bytes)
+_EXACTLY_PLAIN = frozenset(_PLAIN_TYPES)
+
+
 class _Identities:
     """The identity of a call's arguments, read before the call runs (an in-place call changes
     them)."""
 
     def __init__(self, book: RecipeBook) -> None:
-        self.book = book
-
-    def of(self, value: Any, depth: int = 0) -> bytes:
         import torch
 
-        if isinstance(value, torch.Tensor):
+        self.book = book
+        # Looked up once: `of` runs for every argument of every call a registry makes.
+        self._tensor = torch.Tensor
+        self._generator = torch.Generator
+        self._torch_values = (torch.dtype, torch.device, torch.Size, torch.layout, torch.memory_format)
+
+    def of(self, value: Any, depth: int = 0) -> bytes:
+        kind = type(value)
+        if kind in _EXACTLY_PLAIN:
+            return f"{kind.__name__}:{value!r}".encode()
+        if isinstance(value, self._tensor):
             return b"T" + self.book.identity(value)
-        if value is None or isinstance(value, (bool, int, float, complex, str, bytes)):
-            return f"{type(value).__name__}:{value!r}".encode()
+        if isinstance(value, _PLAIN_TYPES):
+            return f"{kind.__name__}:{value!r}".encode()
         # Containers before the generator test: isinstance against torch.Generator goes through
         # a Python metaclass hook, and no container is a generator.
         if depth <= 8:
             if isinstance(value, (list, tuple)):
-                return _hash(type(value).__name__.encode(), *(self.of(v, depth + 1) for v in value))
+                return _hash(kind.__name__.encode(), *[self.of(v, depth + 1) for v in value])
             if isinstance(value, dict):
-                items = (self.of(k, depth + 1) + self.of(v, depth + 1) for k, v in value.items())
+                items = [self.of(k, depth + 1) + self.of(v, depth + 1) for k, v in value.items()]
                 return _hash(b"dict", *items)
             if isinstance(value, slice):
                 return _hash(b"slice", self.of(value.start), self.of(value.stop), self.of(value.step))
-        if isinstance(value, torch.Generator):
+        if isinstance(value, self._generator):
             return b"G" + _hash(value.get_state().numpy().tobytes())
         if depth > 8:
-            return f"deep:{type(value).__name__}".encode()
-        if isinstance(value, (torch.dtype, torch.device, torch.Size, torch.layout, torch.memory_format)):
+            return f"deep:{kind.__name__}".encode()
+        if isinstance(value, self._torch_values):
             return f"torch:{value}".encode()
         if callable(value) and hasattr(value, "__qualname__"):
             return f"callable:{_function_name(value)}".encode()
         # Modules, ellipsis, enums: their class (a module's tensors are passed to calls apart).
-        return f"object:{type(value).__module__}.{type(value).__qualname__}".encode()
+        return f"object:{kind.__module__}.{kind.__qualname__}".encode()
 
 
-def _tensors_in(value: Any) -> list[tuple[str, Any]]:
+def _tensors_in(value: Any, tensor: type) -> list[tuple[str, Any]]:
     """(position, tensor) for every tensor in a call's result or arguments, four levels deep."""
-    import torch
-
     found: list[tuple[str, Any]] = []
-    _collect_tensors(value, 0, "", found, torch.Tensor)
+    _collect_tensors(value, 0, "", found, tensor)
     return found
 
 
@@ -217,6 +227,7 @@ def _recording_mode(book: RecipeBook) -> Any:
 
     identities = _Identities(book)
     global_generator = torch.default_generator
+    tensor = torch.Tensor
     # Calls that read facts about a tensor and return none of its values: they make no tensor,
     # change none and draw no random number, so recording them would record nothing. A third
     # of a registry's calls are these; they are passed through. By id: each is a long-lived
@@ -248,14 +259,14 @@ def _recording_mode(book: RecipeBook) -> Any:
             # A deep copy is given the copy's memo (every object copied so far) beside the tensor:
             # the copy is made of the tensor alone.
             read = (args[:1], {}) if name.endswith("__deepcopy__") else (args, kwargs)
-            given = [(where, t, t._version) for where, t in _tensors_in(list(read))]
+            given = [(where, t, t._version) for where, t in _tensors_in(list(read), tensor)]
             call = _hash(name.encode(), identities.of(list(read[0])), identities.of(read[1]))
             # Compared as bytes: torch.equal costs more than the two states' copies.
             rng_before = global_generator.get_state().numpy().tobytes()
             out = func(*args, **kwargs)
             if global_generator.get_state().numpy().tobytes() != rng_before:
                 call = _hash(call, b"global-rng", rng_before)
-            for where, t in _tensors_in(out):
+            for where, t in _tensors_in(out, tensor):
                 book.record(t, _hash(call, b"out", where.encode()))
             for where, t, version in given:
                 if t._version != version:

@@ -91,6 +91,7 @@ def test_a_registry_naming_no_library_surveys_the_one_its_cases_call(
     assert found[("plain_torch", "eager")]["files"] == {}
     header = json.loads((out / "snapshot.json").read_text())["header"]
     assert header["library"]["name"] == "toylib"
+    assert header["coverage"]["total"] >= 2, header["coverage"]
 
     # Naming it as the line says changes nothing: the same run key, every record already stored.
     registry.write_text(REGISTRY.format(declare='from capmap import library\nlibrary("toylib")\n'))
@@ -116,6 +117,28 @@ def test_a_registry_whose_cases_call_two_libraries_alike_says_it_cannot_infer_on
     assert "'liba', 'libb'" in line and 'capmap.library("PACKAGE")' in line, line
     # Today's rule stays: each case is attributed to the package that defines its target.
     assert list(records(store)[("from_a", "eager")]["files"]) == ["two_cases.py"]
+
+
+TORCH_ONLY = """\
+import torch
+from capmap import case
+
+case("relu", "ops", torch.relu, (torch.randn(2, 3),))
+"""
+
+
+def test_a_registry_of_torch_calls_alone_has_no_coverage_figure(capmap_bin: Path, tmp_path: Path) -> None:
+    """torch is no surveyed library: its registry gets no figure of covered torch functions, and
+    no worker walks torch's public API for one."""
+    registry = tmp_path / "torch_cases.py"
+    registry.write_text(TORCH_ONLY)
+    out = tmp_path / "out"
+    done = run_capmap(
+        capmap_bin, "run", registry, "--paths", "eager", "--store", tmp_path / "s.db", "--out", out
+    )
+    assert done.returncode == 0, done.stderr
+    assert "names no library and none could be inferred" in done.stderr
+    assert json.loads((out / "snapshot.json").read_text())["header"]["coverage"] is None
 
 
 WRAPPERS = """\

@@ -13,14 +13,10 @@ import torch
 from capmap.capture import FlatCase
 from capmap.cases import Case
 from capmap.compare import Comparison
-from capmap.culprit import note_where_unbacked_values_are_made
 from capmap.errors import LibraryRoot, describe
 from capmap.probes.case_calls import FlatCalls, PlainCalls
 from capmap.probes.process_plumbing import Stopwatch
 from capmap.tracing.file_trace import LibraryFileTrace, dynamo_traced_code
-
-# Every probe's failure on a data-dependent value names the library line that made it.
-note_where_unbacked_values_are_made()
 
 
 def export_kind(strict: bool) -> str:

@@ -9,6 +9,7 @@ from typing import Any
 
 from capmap import surveyed_library
 from capmap.cases import Case
+from capmap.culprit import note_where_unbacked_values_are_made
 from capmap.deferred import Deferred
 from capmap.probes import catalog, conditioning, eager, fresh_check, rehearsal
 from capmap.probes.context import ProbeContext
@@ -112,6 +113,9 @@ def run_task(
         elif reference["status"] == "no-tensor-output":
             record = {"status": "no-tensor-output", "seconds": 0.0, "message": reference.get("message", "")}
         else:
+            # A capture's failure on a data-dependent value names the library line that made it.
+            # Installed here, not at import: it loads sympy, which an eager-only worker never needs.
+            note_where_unbacked_values_are_made()
             plugin = catalog.module(p)
             if plugin.PATH.static_export and not rehearsed:
                 # Once, under the first such path's name: a crash in it is that path's.

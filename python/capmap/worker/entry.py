@@ -46,7 +46,11 @@ def _hello(reg: Any, *, with_coverage: bool) -> dict[str, Any]:
 
 
 def _coverage_figure(reg: Any) -> dict[str, Any] | None:
-    """covered / total public callables of the probed library, for the page's header."""
+    """covered / total public callables of the probed library, for the page's header; None for a
+    registry that names no library and none was inferred (torch itself is no surveyed library,
+    and walking its public API costs a worker two seconds at every start)."""
+    if not reg.library.get("name"):
+        return None
     from capmap import coverage
 
     try:
