@@ -17,8 +17,22 @@ SHARED: dict[str, str] = {
     "test_published_survey": "kornia-digests",
     "test_machine_independence": "kornia-digests",
 }
-# Groups that take minutes, dearest first (the slowest tests of a run: `--durations=25`).
-FIRST = ["kornia-runs", "test_sphinx_themes", "kornia-digests"]
+# Groups that take a minute or more, dearest first (the table of test-seconds by module that
+# scripts/test.sh prints): what is left for the end is short, so neither worker waits long idle.
+FIRST = [
+    "kornia-runs",
+    "test_sphinx_themes",
+    "kornia-digests",
+    "test_repro",
+    "test_function_selection",
+    "test_compile_cache",
+    "test_changed_selection",
+    "test_probes",
+    "test_repro_paths",
+    "test_aoti",
+    "test_engine_worker",
+    "test_docs_site",
+]
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -36,7 +36,7 @@ frames_b = lafs(1, 6, seed=1)
 patches32 = image(b=4, c=1, h=32, w=32, seed=2)
 
 # Corner and blob responses.
-case("harris_response", G_RESP, kf.harris_response, [gray], tags=QUICK)
+case("harris_response", G_RESP, kf.harris_response, [gray])
 case(
     "harris_response[k=tensor]",
     G_RESP,

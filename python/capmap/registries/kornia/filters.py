@@ -143,7 +143,7 @@ case(
     {"kernel_size": 5, "normalized": False},
 )
 case("Laplacian", G, kf.Laplacian(3), [rgb])
-case("canny", G, kf.canny, [gray], tags=QUICK)
+case("canny", G, kf.canny, [gray])
 case("canny[hysteresis=False]", G, kf.canny, [gray], {"hysteresis": False})
 case("canny[rgb]", G, kf.canny, [rgb])
 case("Canny", G, kf.Canny(), [gray])

@@ -257,7 +257,7 @@ HMAT = I.homography(B)
 H_PTS1 = I.points2d(B, 12)
 H_PTS2 = torch.cat([H_PTS1, torch.ones(B, 12, 1)], -1) @ HMAT.transpose(1, 2)
 H_PTS2 = H_PTS2[..., :2] / H_PTS2[..., 2:]
-case("find_homography_dlt", GH, hom.find_homography_dlt, [H_PTS1, H_PTS2], tags=("quick",))
+case("find_homography_dlt", GH, hom.find_homography_dlt, [H_PTS1, H_PTS2])
 case("find_homography_dlt[solver=svd]", GH, hom.find_homography_dlt, [H_PTS1, H_PTS2], {"solver": "svd"})
 case("find_homography_dlt[weights]", GH, hom.find_homography_dlt, [H_PTS1, H_PTS2, I.rand(B, 12, low=0.5)])
 case(

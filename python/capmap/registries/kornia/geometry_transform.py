@@ -33,7 +33,7 @@ CENTER = torch.tensor([[19.5, 15.5]]).repeat(B, 1)
 
 # Warps ----------------------------------------------------------------------------------------
 case("warp_affine", GW, T.warp_affine, [IMG2, AFF], {"dsize": DSIZE}, tags=("quick",))
-case("warp_perspective", GW, T.warp_perspective, [IMG2, HOM], {"dsize": DSIZE}, tags=("quick",))
+case("warp_perspective", GW, T.warp_perspective, [IMG2, HOM], {"dsize": DSIZE})
 for mode in ("nearest", "bicubic"):
     case(f"warp_affine[mode={mode}]", GW, T.warp_affine, [IMG2, AFF], {"dsize": DSIZE, "mode": mode})
     case(
@@ -242,7 +242,7 @@ case("center_crop", GC, T.center_crop, [IMG], {"size": (16, 16)})
 case("center_crop[mode=nearest]", GC, T.center_crop, [IMG], {"size": (16, 16), "mode": "nearest"})
 case("CenterCrop2D", GC, T.CenterCrop2D((16, 16)), [IMG])
 case("CenterCrop2D[cropping_mode=resample]", GC, T.CenterCrop2D((16, 16), cropping_mode="resample"), [IMG])
-case("crop_and_resize", GC, T.crop_and_resize, [IMG2, BOX], {"size": (16, 16)}, tags=("quick",))
+case("crop_and_resize", GC, T.crop_and_resize, [IMG2, BOX], {"size": (16, 16)})
 case(
     "crop_and_resize[mode=nearest]", GC, T.crop_and_resize, [IMG2, BOX], {"size": (16, 16), "mode": "nearest"}
 )
