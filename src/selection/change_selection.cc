@@ -22,12 +22,29 @@ std::string location_file(const json& c) {
   return colon == std::string::npos ? where : where.substr(0, colon);
 }
 
+// The tags a probe reads (`dynamic:…` chooses what the dynamic paths vary); the others only
+// choose which cases a run takes, so a case given or relieved of `quick` keeps its cells.
+std::vector<std::string> measured_tags(const json& tags) {
+  std::vector<std::string> out;
+  if (!tags.is_array()) return out;
+  for (const auto& tag : tags) {
+    if (tag.is_string() && tag.get<std::string>().starts_with("dynamic:")) out.push_back(tag);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 bool definition_changed(const json& now, const json& before) {
   for (const auto& [key, value] : now.items()) {
     // The place moves when lines above it change; an edit of the file selects it anyway.
     if (key == "where" || key == "paths") continue;
     auto it = before.find(key);
-    if (it != before.end() && *it != value) return true;
+    if (it == before.end()) continue;
+    if (key == "tags") {
+      if (measured_tags(*it) != measured_tags(value)) return true;
+    } else if (*it != value) {
+      return true;
+    }
   }
   return false;
 }

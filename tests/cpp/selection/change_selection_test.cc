@@ -95,6 +95,24 @@ TEST(ChangeSelection, NewChangedUnknownAndUnmeasuredCasesRun) {
   EXPECT_EQ(s.kept, 1u);
 }
 
+TEST(ChangeSelection, OnlyATagAProbeReadsMakesADefinitionChange) {
+  auto tagged = [](json c, json tags) {
+    c["tags"] = std::move(tags);
+    return c;
+  };
+  json known = known_snapshot(
+      {tagged(known_case("untiered", json::object()), {"quick"}),
+       tagged(known_case("resized", json::object()), {"quick", "dynamic:batch"}),
+       tagged(known_case("reordered", json::object()), {"dynamic:batch", "dynamic:none"})});
+  auto s = select_changed_cases({tagged(make_case("untiered"), json::array()),
+                                 tagged(make_case("resized"), {"quick", "dynamic:batch,spatial"}),
+                                 tagged(make_case("reordered"), {"dynamic:none", "dynamic:batch"})},
+                                &known, run_info(), {}, kPaths);
+  EXPECT_EQ(names(s), std::vector<std::string>{"resized"});
+  EXPECT_EQ(s.definition_changed, 1u);
+  EXPECT_EQ(s.kept, 2u);
+}
+
 TEST(ChangeSelection, AChangedRegistryFileSelectsTheCasesItDefines) {
   json known = known_snapshot({known_case("a", json::object(), "reg/filters.py:3"),
                                known_case("b", json::object(), "reg/color.py:9")});
